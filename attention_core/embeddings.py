@@ -1,0 +1,123 @@
+"""Input embeddings: the validated token matrix, the presets, and strict number parsing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from attention_core.config import MAX_DIMS, MAX_TOKENS, SEED_MAX
+from attention_core.errors import AttentionInputError
+
+PRESETS = ("journey", "nugues", "montreal", "random")
+
+# Seeds 000 and 004: "Your journey starts with one step", 3 dims per token.
+JOURNEY_TOKENS = ("Your", "journey", "starts", "with", "one", "step")
+JOURNEY_VALUES = (
+    (0.43, 0.15, 0.89),
+    (0.55, 0.87, 0.66),
+    (0.57, 0.85, 0.64),
+    (0.22, 0.58, 0.33),
+    (0.77, 0.25, 0.10),
+    (0.05, 0.80, 0.55),
+)
+# Seed 001: the 3 x 4 test matrix used to check nn.MultiheadAttention.
+NUGUES_TOKENS = ("w1", "w2", "w3")
+NUGUES_VALUES = ((1.0, 0.0, 0.0, 1.0), (0.0, 1.5, 1.0, 1.0), (0.0, 1.0, 1.0, 1.0))
+# Seed 003: four tokens with 8-dimensional standard-normal vectors.
+MONTREAL_TOKENS = ("I", "live", "in", "Montreal")
+
+
+@dataclass(frozen=True)
+class Embeddings:
+    """Token labels and their embedding matrix, validated on construction.
+
+    Shapes:
+        values: (num_tokens, d_in)
+    """
+
+    tokens: tuple[str, ...]
+    values: torch.Tensor
+
+    def __post_init__(self) -> None:
+        if self.values.dim() != 2 or 0 in self.values.shape:
+            raise AttentionInputError("the embedding matrix needs at least one row and one column")
+        if len(self.tokens) != self.values.shape[0]:
+            raise AttentionInputError(
+                f"{len(self.tokens)} token labels for {self.values.shape[0]} rows: "
+                "give one label per row"
+            )
+        bad = (~torch.isfinite(self.values)).nonzero()
+        if len(bad):
+            row, col = (int(i) for i in bad[0])
+            raise AttentionInputError(f"row {row + 1}, column {col + 1} is not a finite number")
+
+    @property
+    def num_tokens(self) -> int:
+        """Number of tokens (rows)."""
+        return int(self.values.shape[0])
+
+    @property
+    def d_in(self) -> int:
+        """Embedding width (columns)."""
+        return int(self.values.shape[1])
+
+    def as_rows(self) -> tuple[tuple[float, ...], ...]:
+        """The matrix as plain nested tuples of Python floats."""
+        return tuple(tuple(float(v) for v in row) for row in self.values.tolist())
+
+
+def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embeddings:
+    """Build embeddings a person typed: nested numbers, 1-32 tokens and 1-16 dimensions.
+
+    Larger matrices (benchmarks, a real model's hidden states) go straight to ``Embeddings``.
+    """
+    try:
+        values = torch.tensor(rows, dtype=torch.float32)
+    except (TypeError, ValueError) as error:
+        raise AttentionInputError(
+            "the embedding matrix must be rows of numbers of equal length"
+        ) from error
+    if values.dim() == 2:
+        num_tokens, d_in = values.shape
+        if not 1 <= num_tokens <= MAX_TOKENS:
+            raise AttentionInputError(f"need 1 to {MAX_TOKENS} tokens, got {num_tokens}")
+        if not 1 <= d_in <= MAX_DIMS:
+            raise AttentionInputError(f"need 1 to {MAX_DIMS} dimensions per token, got {d_in}")
+    return Embeddings(tuple(str(t) for t in tokens), values)
+
+
+def preset_embeddings(name: str, seed: int = 123, num_tokens: int = 6, d_in: int = 3) -> Embeddings:
+    """Return a named preset; ``montreal`` and ``random`` are drawn from a generator of ``seed``."""
+    if name == "journey":
+        return make_embeddings(JOURNEY_TOKENS, JOURNEY_VALUES)
+    if name == "nugues":
+        return make_embeddings(NUGUES_TOKENS, NUGUES_VALUES)
+    if not 0 <= seed <= SEED_MAX:
+        raise AttentionInputError(f"seed must be between 0 and {SEED_MAX}, not {seed}")
+    generator = torch.Generator().manual_seed(seed)
+    if name == "montreal":
+        values = torch.randn(len(MONTREAL_TOKENS), 8, generator=generator)
+        return Embeddings(MONTREAL_TOKENS, _round2(values))
+    if name == "random":
+        if not 1 <= num_tokens <= MAX_TOKENS or not 1 <= d_in <= MAX_DIMS:
+            raise AttentionInputError(
+                f"random preset needs 1-{MAX_TOKENS} tokens and 1-{MAX_DIMS} dims, "
+                f"got {num_tokens} x {d_in}"
+            )
+        values = torch.rand(num_tokens, d_in, generator=generator)
+        return Embeddings(tuple(f"t{i + 1}" for i in range(num_tokens)), _round2(values))
+    raise AttentionInputError(f"preset must be one of {', '.join(PRESETS)}; got {name!r}")
+
+
+def _round2(values: torch.Tensor) -> torch.Tensor:
+    # Two decimals keep presets readable on screen and compact in a URL.
+    return torch.round(values * 100) / 100
+
+
+def display_labels(tokens: tuple[str, ...] | list[str]) -> list[str]:
+    """Labels made unique for charts: a repeated label gets its 1-based position ("to·5")."""
+    counts: dict[str, int] = {}
+    for token in tokens:
+        counts[token] = counts.get(token, 0) + 1
+    return [t if counts[t] == 1 else f"{t}·{i + 1}" for i, t in enumerate(tokens)]

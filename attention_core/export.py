@@ -1,0 +1,119 @@
+"""Code export: a self-contained PyTorch script that reproduces one trace's context vectors."""
+
+from __future__ import annotations
+
+import torch
+
+from attention_core.trace import AttentionTrace
+
+_NORMALISE = {
+    "softmax": ["weights = torch.softmax(masked_scores, dim=-1)"],
+    "naive_softmax": [
+        "exponentials = torch.exp(masked_scores)  # no max subtracted: large scores overflow",
+        "weights = exponentials / exponentials.sum(dim=-1, keepdim=True)",
+    ],
+    "sum": [
+        "kept = masked_scores.masked_fill(torch.isneginf(masked_scores), 0.0)",
+        "weights = kept / kept.sum(dim=-1, keepdim=True)",
+    ],
+    "none": ["weights = masked_scores.masked_fill(torch.isneginf(masked_scores), 0.0)"],
+}
+
+
+def export_script(trace: AttentionTrace) -> str:
+    """Return Python source (torch only) that recomputes and prints ``trace.output``."""
+    config = trace.config
+    lines = [
+        '"""Self-attention, step by step, exactly as the attention dashboard computed it."""',
+        "",
+        "import torch",
+        "import torch.nn.functional as F",
+        "",
+        f"tokens = {list(trace.tokens)!r}",
+        f"inputs = {_tensor(trace.inputs)}  # (num_tokens, d_in)",
+        f"W_query = {_tensor(trace.W_query)}  # (d_in, d_out)",
+        f"W_key = {_tensor(trace.W_key)}",
+        f"W_value = {_tensor(trace.W_value)}",
+        f"num_heads = {trace.num_heads}",
+        "",
+        "queries = inputs @ W_query  # (num_tokens, d_out)",
+        "keys = inputs @ W_key",
+        "values = inputs @ W_value",
+        "",
+        "",
+        "def split_heads(matrix):",
+        "    # (num_tokens, num_heads * head_dim) -> (num_heads, num_tokens, head_dim)",
+        "    return matrix.reshape(matrix.shape[0], num_heads, -1).transpose(0, 1)",
+        "",
+        "",
+        "head_queries = split_heads(queries)",
+        "head_keys = split_heads(keys)",
+        "head_values = split_heads(values)",
+    ]
+    if config.scoring == "cosine":
+        lines += [
+            "head_queries = F.normalize(head_queries, dim=-1)  # cosine similarity",
+            "head_keys = F.normalize(head_keys, dim=-1)",
+        ]
+    lines += [
+        "scores = head_queries @ head_keys.transpose(-2, -1)  # (num_heads, tokens, tokens)",
+        f"scaled_scores = scores / {trace.scale_divisor!r}  # scaling: {config.scaling}",
+    ]
+    lines += _mask_lines(trace)
+    lines += _NORMALISE[config.norm]
+    lines += _after_norm_lines(trace)
+    lines += [
+        "head_context = weights @ head_values  # (num_heads, num_tokens, head_dim)",
+        "context = head_context.transpose(0, 1).reshape(len(tokens), -1)",
+    ]
+    if trace.W_out is not None:
+        lines += [f"W_out = {_tensor(trace.W_out)}", "output = context @ W_out"]
+    else:
+        lines += ["output = context"]
+    lines += [
+        "",
+        "torch.set_printoptions(precision=6, sci_mode=False)",
+        "print(output)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _mask_lines(trace: AttentionTrace) -> list[str]:
+    strategy = trace.config.mask_strategy
+    if trace.config.mask == "none":
+        return ["masked_scores = scaled_scores  # no mask"]
+    lines = [f"allowed = {_tensor(trace.allowed)}  # True = may attend"]
+    if strategy == "neg_inf":
+        lines.append("masked_scores = scaled_scores.masked_fill(~allowed, float('-inf'))")
+    elif strategy == "zero_scores":
+        lines.append("masked_scores = scaled_scores * allowed  # PITFALL: 0 is not -inf")
+    else:
+        lines.append("masked_scores = scaled_scores  # the mask is applied after normalising")
+    return lines
+
+
+def _after_norm_lines(trace: AttentionTrace) -> list[str]:
+    config = trace.config
+    lines = []
+    if config.mask != "none" and config.mask_strategy == "neg_inf":
+        lines.append("# a row with nothing to attend to gets zero weights instead of NaN")
+        lines.append("weights = torch.where(allowed.any(dim=-1, keepdim=True), weights, 0.0)")
+    if config.mask != "none" and config.mask_strategy == "zero_renorm":
+        lines += [
+            "weights = weights * allowed",
+            "row_sums = weights.sum(dim=-1, keepdim=True)",
+            "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
+        ]
+    if config.mask != "none" and config.mask_strategy == "zero_no_renorm":
+        lines.append("weights = weights * allowed  # PITFALL: rows no longer sum to 1")
+    if config.dropout_active:
+        lines += [
+            f"dropout_keep = {_tensor(trace.dropout_keep)}  # the sample the dashboard drew",
+            f"weights = weights * dropout_keep * {trace.dropout_factor!r}  # 1 / (1 - p)",
+        ]
+    return lines
+
+
+def _tensor(tensor: torch.Tensor) -> str:
+    # tolist() gives the exact float32 values as Python floats, so the script is bit-faithful.
+    return f"torch.tensor({tensor.tolist()!r})"

@@ -1,0 +1,126 @@
+"""The one entry point: run every step of attention and return the frozen trace."""
+
+from __future__ import annotations
+
+import torch
+
+from attention_core import steps
+from attention_core.config import AttentionConfig
+from attention_core.embeddings import Embeddings
+from attention_core.errors import AttentionInputError
+from attention_core.trace import AttentionTrace, Diagnostics
+from attention_core.weights import head_dim, make_projections
+
+
+@torch.no_grad()
+def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionTrace:
+    """Run the whole pipeline on ``embeddings`` with ``config``.
+
+    Args:
+        embeddings: token labels and their (num_tokens, d_in) matrix.
+        config: every knob; the same config and embeddings always give a bit-identical trace.
+
+    Returns:
+        The frozen trace with every intermediate tensor and the diagnostics.
+
+    Raises:
+        AttentionInputError: when the inputs and the config do not fit together.
+    """
+    inputs = embeddings.values
+    num_tokens, d_in = inputs.shape
+    projections = make_projections(config, d_in)
+    queries = steps.project(inputs, projections.W_query)  # (num_tokens, inner_dim)
+    keys = steps.project(inputs, projections.W_key)  # (num_tokens, inner_dim)
+    values = steps.project(inputs, projections.W_value)  # (num_tokens, inner_dim)
+
+    heads = config.heads
+    scores = steps.score(
+        steps.split_heads(queries, heads), steps.split_heads(keys, heads), config.scoring
+    )  # (num_heads, num_tokens, num_tokens)
+    divisor = steps.scale_divisor(config.scaling, head_dim(config, d_in))
+    scaled_scores = steps.scale(scores, divisor)
+    allowed = _allowed(config, num_tokens)  # (num_tokens, num_tokens)
+    masked_scores = steps.mask_scores(scaled_scores, allowed, config.mask_strategy)
+    normalised = steps.normalise(masked_scores, config.norm)
+    weights = steps.mask_weights(normalised, allowed, config.mask_strategy)
+
+    keep, factor = _dropout_draw(config, weights.shape)
+    weights_after_dropout = (
+        steps.apply_dropout(weights, keep, factor) if config.dropout_active else weights
+    )
+    head_context = steps.mix_values(weights_after_dropout, steps.split_heads(values, heads))
+    context = steps.merge_heads(head_context)  # (num_tokens, inner_dim)
+    output = steps.out_project(context, projections.W_out)
+
+    return AttentionTrace(
+        config=config,
+        tokens=embeddings.tokens,
+        inputs=inputs,
+        W_query=projections.W_query,
+        W_key=projections.W_key,
+        W_value=projections.W_value,
+        queries=queries,
+        keys=keys,
+        values=values,
+        scores=scores,
+        scale_divisor=divisor,
+        scaled_scores=scaled_scores,
+        allowed=allowed,
+        masked_scores=masked_scores,
+        weights=weights,
+        dropout_keep=keep,
+        dropout_factor=factor,
+        weights_after_dropout=weights_after_dropout,
+        head_context=head_context,
+        context=context,
+        W_out=projections.W_out,
+        output=output,
+        mean_weights=weights_after_dropout.mean(dim=0) if heads > 1 else weights_after_dropout[0],
+        diagnostics=diagnose(scores, scaled_scores, allowed, weights, weights_after_dropout),
+    )
+
+
+def _allowed(config: AttentionConfig, num_tokens: int) -> torch.Tensor:
+    if config.mask == "padding" and config.padding > num_tokens:
+        raise AttentionInputError(
+            f"padding must be at most the number of tokens ({num_tokens}), not {config.padding}"
+        )
+    return steps.allowed_mask(config.mask, num_tokens, config.padding, config.custom_mask)
+
+
+def _dropout_draw(config: AttentionConfig, shape: torch.Size) -> tuple[torch.Tensor, float]:
+    """The keep-mask and rescaling factor; everything is kept when dropout is inactive."""
+    if not config.dropout_active:
+        return torch.ones(shape, dtype=torch.bool), 1.0
+    generator = torch.Generator().manual_seed(config.dropout_seed)
+    keep = steps.dropout_keep_mask(shape, config.dropout, generator)
+    return keep, 1.0 / (1.0 - config.dropout)
+
+
+def diagnose(
+    scores: torch.Tensor,
+    scaled_scores: torch.Tensor,
+    allowed: torch.Tensor,
+    weights: torch.Tensor,
+    weights_after_dropout: torch.Tensor,
+) -> Diagnostics:
+    """Row sums, score variances, entropy and largest weight per row, and empty rows.
+
+    Shapes:
+        scores, scaled_scores, weights, weights_after_dropout: (num_heads, num_tokens, num_tokens)
+        allowed: (num_tokens, num_tokens)
+    """
+    row_sums = weights.sum(dim=-1)
+    dropped = weights_after_dropout is not weights
+    empty = (~allowed.any(dim=-1)).nonzero().flatten().tolist()
+    return Diagnostics(
+        row_sums=row_sums,
+        row_sums_after_dropout=weights_after_dropout.sum(dim=-1) if dropped else row_sums,
+        score_variance=float(scores.var(correction=0)),
+        scaled_score_variance=float(scaled_scores.var(correction=0)),
+        entropy=torch.special.entr(weights).sum(dim=-1),  # -sum w log w, with 0 log 0 = 0
+        max_weight=weights.amax(dim=-1),
+        fully_masked_rows=tuple(int(i) for i in empty),
+        # A NaN or inf anywhere makes the total non-finite: one reduction instead of a mask.
+        nonfinite_weights=not bool(torch.isfinite(row_sums.sum())),
+    )

@@ -1,0 +1,108 @@
+"""Independent checks: the same computation through PyTorch's own attention implementations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from attention_core.steps import split_heads
+from attention_core.trace import AttentionTrace
+
+MATCH_TOLERANCE = 1e-5
+
+
+@dataclass(frozen=True)
+class TorchCheck:
+    """Largest absolute differences against PyTorch, or None with the reason it does not apply."""
+
+    sdpa_max_diff: float | None
+    sdpa_reason: str
+    mha_copied_max_diff: float | None
+    mha_bypass_max_diff: float | None
+    mha_reason: str
+
+    @property
+    def sdpa_matches(self) -> bool:
+        """True when F.scaled_dot_product_attention agrees within MATCH_TOLERANCE."""
+        return self.sdpa_max_diff is not None and self.sdpa_max_diff < MATCH_TOLERANCE
+
+
+def check_against_torch(trace: AttentionTrace) -> TorchCheck:
+    """Compare the trace with ``F.scaled_dot_product_attention`` and ``nn.MultiheadAttention``."""
+    reason = _common_reason(trace)
+    sdpa = None if reason else _sdpa_diff(trace)
+    mha_reason = reason or _mha_reason(trace)
+    copied = bypass = None
+    if not mha_reason:
+        bypass = _mha_diff(trace, copy_weights=False)
+        if trace.inputs.shape[1] <= trace.queries.shape[1]:
+            copied = _mha_diff(trace, copy_weights=True)
+    return TorchCheck(sdpa, reason, copied, bypass, mha_reason)
+
+
+def _common_reason(trace: AttentionTrace) -> str:
+    config = trace.config
+    if config.scoring != "dot":
+        return "PyTorch's attention scores with dot products only (this run uses cosine)"
+    if config.norm != "softmax":
+        return f"PyTorch's attention normalises with softmax (this run uses {config.norm})"
+    if config.mask_strategy not in ("neg_inf", "zero_renorm"):
+        return f"the {config.mask_strategy} strategy is a pitfall PyTorch does not implement"
+    if config.dropout_active:
+        return "PyTorch draws dropout from its global generator, so samples cannot be compared"
+    return ""
+
+
+def _mha_reason(trace: AttentionTrace) -> str:
+    if trace.config.scaling != "sqrt_d":
+        return "nn.MultiheadAttention always divides by the square root of d_k"
+    return ""
+
+
+def _sdpa_diff(trace: AttentionTrace) -> float:
+    heads = trace.num_heads
+    queries = split_heads(trace.queries, heads)  # (num_heads, num_tokens, head_dim)
+    keys = split_heads(trace.keys, heads)
+    values = split_heads(trace.values, heads)
+    expected = F.scaled_dot_product_attention(
+        queries, keys, values, attn_mask=trace.allowed, scale=1.0 / trace.scale_divisor
+    )
+    return float((expected - trace.head_context).abs().max())
+
+
+def _mha_diff(trace: AttentionTrace, copy_weights: bool) -> float:
+    """Run nn.MultiheadAttention with our matrices copied in (or the identity bypass of seed 001).
+
+    nn.MultiheadAttention's boolean mask means True = may NOT attend, the opposite of ours.
+    """
+    width = trace.queries.shape[1]
+    layer = torch.nn.MultiheadAttention(width, trace.num_heads, bias=False, batch_first=True)
+    eye = torch.eye(width)
+    with torch.no_grad():
+        if copy_weights:
+            padded = [_pad_rows(m, width) for m in (trace.W_query, trace.W_key, trace.W_value)]
+            layer.in_proj_weight.copy_(torch.cat([m.T for m in padded]))
+            source = _pad_columns(trace.inputs, width)
+            query = key = value = source.unsqueeze(0)
+        else:
+            layer.in_proj_weight.copy_(torch.cat([eye, eye, eye]))
+            query, key, value = (t.unsqueeze(0) for t in (trace.queries, trace.keys, trace.values))
+        layer.out_proj.weight.copy_(eye if trace.W_out is None else trace.W_out.T)
+        output, mean_weights = layer(query, key, value, attn_mask=~trace.allowed)
+    # nn.MultiheadAttention returns NaN for a row with nothing to attend to; compare the others.
+    rows = trace.allowed.any(dim=-1)
+    if not rows.any():
+        return 0.0
+    output_diff = (output[0][rows] - trace.output[rows]).abs().max()
+    weight_diff = (mean_weights[0][rows] - trace.mean_weights[rows]).abs().max()
+    return float(torch.maximum(output_diff, weight_diff))
+
+
+def _pad_rows(matrix: torch.Tensor, rows: int) -> torch.Tensor:
+    return torch.cat([matrix, torch.zeros(rows - matrix.shape[0], matrix.shape[1])])
+
+
+def _pad_columns(matrix: torch.Tensor, columns: int) -> torch.Tensor:
+    return torch.cat([matrix, torch.zeros(matrix.shape[0], columns - matrix.shape[1])], dim=1)

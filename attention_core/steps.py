@@ -1,0 +1,186 @@
+"""One function per step of attention, in the order the math happens.
+
+project -> split heads -> score -> scale -> mask -> normalise -> dropout -> mix values
+-> merge heads -> out projection. No function edits its input in place.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from attention_core.errors import AttentionInputError
+
+
+def project(inputs: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """Project every token through one matrix.
+
+    Shapes:
+        inputs: (num_tokens, d_in); weight: (d_in, width) -> (num_tokens, width)
+    """
+    return inputs @ weight
+
+
+def split_heads(projected: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """Cut the columns into ``num_heads`` equal, consecutive slices.
+
+    Shapes:
+        projected: (num_tokens, num_heads * head_dim) -> (num_heads, num_tokens, head_dim)
+    """
+    num_tokens, width = projected.shape
+    return projected.reshape(num_tokens, num_heads, width // num_heads).transpose(0, 1)
+
+
+def score(queries: torch.Tensor, keys: torch.Tensor, scoring: str) -> torch.Tensor:
+    """Similarity of every query with every key: dot product or cosine similarity.
+
+    Shapes:
+        queries, keys: (num_heads, num_tokens, head_dim) -> (num_heads, num_tokens, num_tokens)
+    """
+    if scoring == "cosine":
+        queries, keys = F.normalize(queries, dim=-1), F.normalize(keys, dim=-1)
+    return queries @ keys.transpose(-2, -1)
+
+
+def scale_divisor(scaling: str, key_dim: int) -> float:
+    """The number the scores are divided by: 1, d_k or the square root of d_k."""
+    if scaling == "d":
+        return float(key_dim)
+    if scaling == "sqrt_d":
+        return math.sqrt(key_dim)
+    return 1.0
+
+
+def scale(scores: torch.Tensor, divisor: float) -> torch.Tensor:
+    """Divide every score by the same positive number (shape unchanged)."""
+    return scores / divisor
+
+
+def allowed_mask(
+    mask: str, num_tokens: int, padding: int = 0, custom: object | None = None
+) -> torch.Tensor:
+    """Which key each query may attend to; True = may attend (the F.scaled_dot_product_attention
+    convention).
+
+    Shapes:
+        returns: (num_tokens, num_tokens), rows = queries, columns = keys
+    """
+    ones = torch.ones(num_tokens, num_tokens, dtype=torch.bool)
+    if mask == "causal":
+        return torch.tril(ones)
+    if mask == "padding":
+        if padding > num_tokens:
+            raise AttentionInputError(
+                f"padding must be at most the number of tokens ({num_tokens}), not {padding}"
+            )
+        keep_keys = torch.arange(num_tokens) < num_tokens - padding
+        return ones & keep_keys
+    if mask == "custom":
+        allowed = torch.tensor(custom, dtype=torch.bool)
+        if allowed.shape != (num_tokens, num_tokens):
+            raise AttentionInputError(
+                f"the custom mask must be {num_tokens} x {num_tokens}, got {tuple(allowed.shape)}"
+            )
+        return allowed
+    return ones
+
+
+def mask_scores(scores: torch.Tensor, allowed: torch.Tensor, strategy: str) -> torch.Tensor:
+    """Apply the mask before normalising, as the strategy prescribes.
+
+    ``neg_inf`` puts -inf where attention is not allowed; ``zero_scores`` (a pitfall) multiplies
+    by the 0/1 mask, so a masked score becomes 0, not -inf; the other two mask after normalising.
+
+    Shapes:
+        scores: (num_heads, num_tokens, num_tokens); allowed: (num_tokens, num_tokens)
+    """
+    if bool(allowed.all()):
+        return scores  # nothing to mask
+    if strategy == "neg_inf":
+        return scores.masked_fill(~allowed, float("-inf"))
+    if strategy == "zero_scores":
+        return scores * allowed
+    return scores  # masked after normalising
+
+
+def normalise(scores: torch.Tensor, norm: str) -> torch.Tensor:
+    """Turn each row of scores into weights; an entry of -inf (excluded) always gets weight 0.
+
+    A row whose entries are all excluded gets all-zero weights, never NaN.
+
+    Shapes:
+        scores: (..., num_tokens) -> same shape
+    """
+    excluded = torch.isneginf(scores)
+    if norm == "softmax":
+        weights = torch.softmax(scores, dim=-1)
+    elif norm == "naive_softmax":
+        exponentials = torch.exp(scores)  # overflows to inf for scores above ~88
+        weights = exponentials / exponentials.sum(dim=-1, keepdim=True)
+    elif norm == "sum":
+        kept = scores.masked_fill(excluded, 0.0)
+        weights = kept / kept.sum(dim=-1, keepdim=True)
+    else:
+        weights = scores.masked_fill(excluded, 0.0)
+    if not bool(excluded.any()):
+        return weights
+    empty_rows = excluded.all(dim=-1, keepdim=True)
+    return torch.where(empty_rows, torch.zeros_like(weights), weights)
+
+
+def mask_weights(weights: torch.Tensor, allowed: torch.Tensor, strategy: str) -> torch.Tensor:
+    """Apply the mask after normalising: ``zero_renorm`` zeroes and renormalises each row,
+    ``zero_no_renorm`` (a pitfall) only zeroes; other strategies already masked the scores.
+
+    Shapes:
+        weights: (num_heads, num_tokens, num_tokens); allowed: (num_tokens, num_tokens)
+    """
+    if strategy not in ("zero_renorm", "zero_no_renorm"):
+        return weights
+    zeroed = weights * allowed
+    if strategy == "zero_no_renorm":
+        return zeroed
+    row_sums = zeroed.sum(dim=-1, keepdim=True)
+    safe_sums = torch.where(row_sums == 0, torch.ones_like(row_sums), row_sums)
+    return zeroed / safe_sums
+
+
+def dropout_keep_mask(shape: torch.Size, p: float, generator: torch.Generator) -> torch.Tensor:
+    """Draw which weights survive dropout: each is kept with probability 1 - p."""
+    return torch.rand(shape, generator=generator) >= p
+
+
+def apply_dropout(weights: torch.Tensor, keep: torch.Tensor, factor: float) -> torch.Tensor:
+    """Zero the dropped weights and multiply the kept ones by ``factor`` = 1 / (1 - p)."""
+    return weights * keep * factor
+
+
+def mix_values(weights: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
+    """Each context vector is the weighted sum of the value vectors.
+
+    Shapes:
+        weights: (num_heads, num_tokens, num_tokens); values: (num_heads, num_tokens, head_dim)
+        -> (num_heads, num_tokens, head_dim)
+    """
+    return weights @ values
+
+
+def merge_heads(head_context: torch.Tensor) -> torch.Tensor:
+    """Put the heads' context vectors side by side.
+
+    Shapes:
+        head_context: (num_heads, num_tokens, head_dim) -> (num_tokens, num_heads * head_dim)
+    """
+    num_heads, num_tokens, width = head_context.shape
+    return head_context.transpose(0, 1).reshape(num_tokens, num_heads * width)
+
+
+def out_project(context: torch.Tensor, weight: torch.Tensor | None) -> torch.Tensor:
+    """Mix the merged heads through the output matrix (unchanged when there is none).
+
+    Shapes:
+        context: (num_tokens, width); weight: (width, width) -> (num_tokens, width)
+    """
+    return context if weight is None else context @ weight

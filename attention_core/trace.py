@@ -1,0 +1,108 @@
+"""The frozen record of one attention run: every intermediate tensor in order, plus diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import torch
+
+from attention_core.config import AttentionConfig
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """Numbers that tell whether the weights behave.
+
+    Shapes:
+        row_sums, row_sums_after_dropout, entropy, max_weight: (num_heads, num_tokens)
+    """
+
+    row_sums: torch.Tensor
+    row_sums_after_dropout: torch.Tensor
+    score_variance: float
+    scaled_score_variance: float
+    entropy: torch.Tensor
+    max_weight: torch.Tensor
+    fully_masked_rows: tuple[int, ...]
+    nonfinite_weights: bool
+
+
+@dataclass(frozen=True)
+class AttentionTrace:
+    """Every intermediate of one run, in the order the math happens.
+
+    Per-head tensors always carry the head dimension first, also for a single head.
+
+    Shapes:
+        inputs: (num_tokens, d_in)
+        W_query, W_key, W_value: (d_in, inner_dim); W_out: (inner_dim, inner_dim) or None
+        queries, keys, values: (num_tokens, inner_dim)
+        scores, scaled_scores, masked_scores, weights, dropout_keep, weights_after_dropout:
+            (num_heads, num_tokens, num_tokens)
+        allowed: (num_tokens, num_tokens), True = may attend
+        head_context: (num_heads, num_tokens, head_dim)
+        context: (num_tokens, inner_dim), the heads' outputs side by side
+        output: (num_tokens, inner_dim), context after the output projection
+        mean_weights: (num_tokens, num_tokens), weights averaged over heads
+    """
+
+    config: AttentionConfig
+    tokens: tuple[str, ...]
+    inputs: torch.Tensor
+    W_query: torch.Tensor
+    W_key: torch.Tensor
+    W_value: torch.Tensor
+    queries: torch.Tensor
+    keys: torch.Tensor
+    values: torch.Tensor
+    scores: torch.Tensor
+    scale_divisor: float
+    scaled_scores: torch.Tensor
+    allowed: torch.Tensor
+    masked_scores: torch.Tensor
+    weights: torch.Tensor
+    dropout_keep: torch.Tensor
+    dropout_factor: float
+    weights_after_dropout: torch.Tensor
+    head_context: torch.Tensor
+    context: torch.Tensor
+    W_out: torch.Tensor | None
+    output: torch.Tensor
+    mean_weights: torch.Tensor
+    diagnostics: Diagnostics
+
+    @property
+    def num_tokens(self) -> int:
+        """Number of tokens."""
+        return int(self.inputs.shape[0])
+
+    @property
+    def num_heads(self) -> int:
+        """Number of heads."""
+        return int(self.scores.shape[0])
+
+    @property
+    def head_dim(self) -> int:
+        """Width of one head's queries and keys (d_k)."""
+        return int(self.head_context.shape[-1])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (tensors as nested lists), ready for JSON."""
+        result: dict[str, Any] = {}
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.name == "config":
+                value = {f.name: getattr(value, f.name) for f in fields(value)}
+            elif field.name == "diagnostics":
+                value = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+            result[field.name] = _plain(value)
+        return result
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.tolist()
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value

@@ -1,0 +1,146 @@
+"""The command line, code export, the experiments, explanations, and import hygiene."""
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from attention_core import AttentionConfig, preset_embeddings, run_attention
+from attention_core.experiments import dropout_average, scaling_experiment
+from attention_core.explain import context_terms, score_terms
+from attention_core.export import export_script
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "attention_core", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_default_prints_the_books_numbers():
+    result = run_cli("--query", "2")
+    assert result.returncode == 0, result.stderr
+    assert "journey   0.1500   0.2264   0.2199   0.1311   0.0906   0.1820" in result.stdout
+    assert "journey  0.3061  0.8210" in result.stdout
+    assert "= [0.3061, 0.8210]" in result.stdout
+
+
+def test_cli_json_has_the_trace_fields():
+    result = run_cli("--json", "--preset", "nugues", "--init", "identity")
+    data = json.loads(result.stdout)
+    for key in ("tokens", "inputs", "W_query", "scores", "allowed", "weights", "context"):
+        assert key in data
+    assert data["tokens"] == ["w1", "w2", "w3"]
+    assert data["context"][0][0] == pytest.approx(0.4519, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--x", "1,2;3"], "rows have different lengths"),
+        (["--x", "1,abc"], "row 1, column 2 is not a number"),
+        (["--x", "nan,1"], "is not a number"),
+        (["--d_out", "3", "--heads", "2"], "3 is not divisible by 2"),
+        (["--dropout", "1"], "0 <= p < 1"),
+        (["--init", "nope"], "init must be one of"),
+        (["--seed", "4294967296"], "seed must be between 0 and 4294967295"),
+        (["--bogus", "1"], "unrecognized arguments"),
+        (["--query", "9"], "query must be between 1 and 6"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_status_2(args, message):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+EXPORT_CONFIGS = [
+    AttentionConfig(),
+    AttentionConfig(mask="causal", dropout=0.4, dropout_seed=9, init="linear", seed=789),
+    AttentionConfig(d_out=4, heads=2, scoring="cosine", scaling="d", norm="sum"),
+    AttentionConfig(d_out=2, heads=3, heads_layout="wrapper", mask="padding", padding=6),
+    AttentionConfig(mask="causal", mask_strategy="zero_scores", norm="naive_softmax"),
+    AttentionConfig(mask="causal", mask_strategy="zero_renorm"),
+    AttentionConfig(mask="causal", mask_strategy="zero_no_renorm", scaling="none"),
+]
+
+
+@pytest.mark.parametrize("config", EXPORT_CONFIGS)
+def test_exported_script_reproduces_the_context_vectors(config, tmp_path):
+    trace = run_attention(preset_embeddings("journey"), config)
+    script = tmp_path / "attention.py"
+    script.write_text(export_script(trace))
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    printed = [float(v) for v in re.findall(r"-?\d+\.\d*", result.stdout)]
+    torch.testing.assert_close(
+        torch.tensor(printed).reshape(trace.output.shape), trace.output, atol=1e-5, rtol=0
+    )
+
+
+def test_score_and_context_terms_add_up():
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig())
+    terms = score_terms(trace, query=1, key=1)
+    assert sum(terms.products) == pytest.approx(terms.total, abs=1e-5)
+    assert terms.total == pytest.approx(1.8524, abs=1e-4)
+    assert terms.scaled == pytest.approx(1.8524 / 2**0.5, abs=1e-4)
+    mixed = context_terms(trace, query=1)
+    rebuilt = torch.tensor(mixed.weights) @ torch.tensor(mixed.value_rows)
+    torch.testing.assert_close(rebuilt, torch.tensor(mixed.result))
+    assert mixed.result == pytest.approx((0.3061, 0.8210), abs=1e-4)
+
+
+def test_scaling_experiment_shows_variance_growing_with_d_only_without_sqrt_scaling():
+    rows = scaling_experiment(seed=0, dims=(4, 256))
+    by = {(r["d"], r["scaling"]): r for r in rows}
+    assert by[(256, "none")]["variance"] > 150  # about d
+    assert 0.7 < by[(256, "sqrt_d")]["variance"] < 1.3  # about 1 for every d
+    assert by[(256, "d")]["variance"] < 0.02  # about 1/d
+    assert by[(256, "none")]["max_weight"] > 0.8  # softmax saturates
+    assert by[(256, "d")]["entropy"] > 0.99 * by[(256, "d")]["uniform_entropy"]  # near uniform
+    assert rows == scaling_experiment(seed=0, dims=(4, 256))
+
+
+def test_dropout_average_converges_to_the_undropped_weights():
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig())
+    _, few = dropout_average(trace.weights, 0.5, num_samples=5, seed=1)
+    _, many = dropout_average(trace.weights, 0.5, num_samples=2000, seed=1)
+    assert many < 0.05
+    assert many < few
+
+
+def test_dropout_keep_mask_and_rescaling_are_in_the_trace():
+    trace = run_attention(
+        preset_embeddings("journey"), AttentionConfig(dropout=0.5, dropout_seed=3)
+    )
+    assert trace.dropout_factor == 2.0
+    expected = trace.weights * trace.dropout_keep * 2.0
+    assert torch.equal(trace.weights_after_dropout, expected)
+    assert 0 < trace.dropout_keep.sum() < trace.dropout_keep.numel()
+    off = run_attention(
+        preset_embeddings("journey"), AttentionConfig(dropout=0.5, dropout_seed=3, train=False)
+    )
+    assert torch.equal(off.weights_after_dropout, off.weights)
+
+
+def test_importing_the_core_changes_nothing_process_wide():
+    code = (
+        "import torch; torch.set_num_threads(2); before = torch.random.get_rng_state();"
+        "import attention_core as core;"
+        "core.run_attention(core.preset_embeddings('journey'), core.AttentionConfig(dropout=0.5));"
+        "assert torch.get_num_threads() == 2, torch.get_num_threads();"
+        "assert torch.equal(before, torch.random.get_rng_state());"
+        "import sys; assert 'streamlit' not in sys.modules and 'pandas' not in sys.modules"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
