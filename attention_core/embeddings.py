@@ -63,8 +63,11 @@ class Embeddings:
         return int(self.values.shape[1])
 
     def as_rows(self) -> tuple[tuple[float, ...], ...]:
-        """The matrix as plain nested tuples of Python floats."""
-        return tuple(tuple(float(v) for v in row) for row in self.values.tolist())
+        """The matrix as nested tuples of Python floats, rounded to 6 decimals.
+
+        float32 stores 0.89 as 0.8899999857; rounding gives back the number a person typed.
+        """
+        return tuple(tuple(round(float(v), 6) for v in row) for row in self.values.tolist())
 
 
 def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embeddings:

@@ -64,14 +64,16 @@ def _compact(value: float) -> str:
 
 
 def check_label(label: str, where: str) -> str:
-    """Validate one token label: non-empty, at most 20 characters, no markup characters."""
+    """Validate one token label: non-empty, at most 20 characters, no markup or separators."""
     text = label.strip()
     if not text:
         raise AttentionInputError(f"{where} is empty: give the token a name")
-    if len(text) > LABEL_MAX_CHARS:
-        raise AttentionInputError(f"{where} is longer than {LABEL_MAX_CHARS} characters")
     if any(ch in text for ch in "<>"):
         raise AttentionInputError(f"{where} contains '<' or '>': labels are plain words, not HTML")
+    if len(text) > LABEL_MAX_CHARS:
+        raise AttentionInputError(f"{where} is longer than {LABEL_MAX_CHARS} characters")
+    if any(ch in text for ch in ",;"):
+        raise AttentionInputError(f"{where} contains ',' or ';', which separate tokens in links")
     return text
 
 
