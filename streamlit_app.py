@@ -15,8 +15,9 @@ if not present:
         "below are recomputed at once. Every page of this app shares these settings."
     )
 # In presentation mode the results come first, so nothing essential is below the fold.
-results = st.container()
-with st.expander("Embedding matrix (edit me)", expanded=not present):
+first, second = st.container(), st.container()
+results, editor_slot = (first, second) if present else (second, first)
+with editor_slot, st.expander("Embedding matrix (edit me)", expanded=not present):
     components.show_matrix_editor(present)
 view = state.view()
 trace = components.compute(view)

@@ -69,7 +69,9 @@ def check_label(label: str, where: str) -> str:
     if not text:
         raise AttentionInputError(f"{where} is empty: give the token a name")
     if any(ch in text for ch in "<>"):
-        raise AttentionInputError(f"{where} contains '<' or '>': labels are plain words, not HTML")
+        raise AttentionInputError(
+            f"{where} ({text[:30]!r}) contains '<' or '>': labels are plain words, not HTML"
+        )
     if len(text) > LABEL_MAX_CHARS:
         raise AttentionInputError(f"{where} is longer than {LABEL_MAX_CHARS} characters")
     if any(ch in text for ch in ",;"):

@@ -19,7 +19,7 @@ def _label_width(labels: Sequence[str], font: int) -> int:
     return min(110, int(0.62 * font * max((len(label) for label in labels), default=1)) + 12)
 
 
-def _cell_size(rows: Sequence[str], columns: int, present: bool, max_width: int) -> int:
+def cell_size(rows: Sequence[str], columns: int, present: bool, max_width: int) -> int:
     """Square cells as large as fit: the chart must not be wider than its column."""
     base = 58 if present else 46
     room = max_width - _label_width(rows, _font(present))
@@ -75,6 +75,7 @@ def make_heatmap(
     present: bool = False,
     decimals: int = 2,
     max_width: int = 300,
+    max_cell: int | None = None,
 ) -> alt.LayerChart:
     """A heatmap with numbers printed in the cells, rows and columns in token order.
 
@@ -83,7 +84,8 @@ def make_heatmap(
     outlined and marked ✕.
     """
     data = _cells(matrix, rows, columns, masked, dropped, decimals)
-    size = _cell_size(rows, len(columns), present, max_width)
+    size = cell_size(rows, len(columns), present, max_width)
+    size = min(size, max_cell) if max_cell else size
     axis_font = _font(present)
     wide = max(len(c) for c in columns) * 0.62 * axis_font > size
     x = alt.X(

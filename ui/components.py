@@ -112,6 +112,7 @@ def show_heatmap(
     dropped: torch.Tensor | None = None,
     decimals: int = 2,
     max_width: int = 300,
+    max_cell: int | None = None,
 ) -> None:
     """One heatmap, drawn with a stable key."""
     chart = charts.make_heatmap(
@@ -125,6 +126,7 @@ def show_heatmap(
         dropped=None if dropped is None else dropped.tolist(),
         decimals=decimals,
         max_width=max_width,
+        max_cell=max_cell,
     )
     st.altair_chart(chart, key=key, width="content")
 
@@ -204,6 +206,7 @@ def show_heatmap_trio(trace: AttentionTrace, present: bool, head: int) -> None:
             key="hm_context",
             present=present,
             max_width=200,
+            max_cell=charts.cell_size(labels, len(labels), present, 300),
         )
 
 

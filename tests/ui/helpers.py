@@ -41,3 +41,11 @@ def latex_vector(app: AppTest, index: int = 0) -> list[float]:
 def messages(app: AppTest) -> list[str]:
     """Every error, warning and info text on the page."""
     return [e.value for e in (*app.error, *app.warning, *app.info)]
+
+
+def table_with(app: AppTest, column: str):
+    """The first table on the page that has ``column``."""
+    for frame in app.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no table with a column {column!r}")

@@ -58,7 +58,7 @@ def test_a_link_reproduces_the_cores_numbers_for_its_configuration():
         ({"x": "1,2;3"}, "x: rows have different lengths"),
         ({"x": "1e999,0;0,1"}, "must be between -10 and 10"),
         ({"tokens": "a,b"}, "2 labels for 6 rows"),
-        ({"tokens": "a,<b>,c,d,e,f"}, "token 2 contains '<' or '>'"),
+        ({"tokens": "a,<b>,c,d,e,f"}, "token 2 ('<b>') contains '<' or '>'"),
         ({"query": "99"}, "query: query must be between 1 and 32"),
         ({"query": "9"}, "query: 9 is not a token"),
         ({"d_out": "12"}, "the dashboard allows 1 to 8, not 12"),
