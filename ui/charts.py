@@ -1,4 +1,4 @@
-"""Chart builders: plain data in, an Altair chart out. No st.* calls, so they are unit-testable."""
+"""Chart builders: plain data in, an Altair or Plotly figure out. No st.* calls (unit-testable)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import altair as alt
 import pandas as pd
+import plotly.graph_objects as go
 
 MASKED_GREY = "#c8c8c8"
 # Streamlit's default autosize "fit" squeezes axes and cells into the width given to the plot;
@@ -216,3 +217,75 @@ def make_line_chart(
         .configure_axis(labelFontSize=font, titleFontSize=font)
         .configure_legend(labelFontSize=font, titleFontSize=font)
     )
+
+
+def make_embedding_3d(
+    vectors: Sequence[Sequence[float]],
+    labels: Sequence[str],
+    *,
+    context: Sequence[float] | None = None,
+    context_label: str = "",
+    present: bool = False,
+) -> go.Figure:
+    """Tokens as arrows from the origin in 3D (first three dimensions; missing ones are 0).
+
+    Labels never contain markup (they are validated), so Plotly draws them as plain text.
+    """
+    palette = [
+        "#1f77b4",
+        "#ff7f0e",
+        "#2ca02c",
+        "#d62728",
+        "#9467bd",
+        "#8c564b",
+        "#e377c2",
+        "#7f7f7f",
+        "#bcbd22",
+        "#17becf",
+        "#393b79",
+        "#637939",
+    ]
+    figure = go.Figure()
+    arrows = [
+        (list(v), label, palette[i % len(palette)], "solid")
+        for i, (v, label) in enumerate(zip(vectors, labels, strict=True))
+    ]
+    if context is not None:
+        arrows.append((list(context), context_label, "#000000", "dash"))
+    for vector, label, colour, dash in arrows:
+        x, y, z = ([*list(vector), 0.0, 0.0, 0.0])[:3]
+        figure.add_trace(
+            go.Scatter3d(
+                x=[0, x],
+                y=[0, y],
+                z=[0, z],
+                mode="lines+text",
+                text=["", label],
+                textposition="top center",
+                line={"color": colour, "width": 7, "dash": dash},
+                textfont={"size": 16 if present else 12, "color": colour},
+                name=label,
+                hovertemplate=f"({x:.2f}, {y:.2f}, {z:.2f})<extra></extra>",
+            )
+        )
+        figure.add_trace(
+            go.Cone(
+                x=[x],
+                y=[y],
+                z=[z],
+                u=[x * 0.12],
+                v=[y * 0.12],
+                w=[z * 0.12],
+                anchor="tip",
+                colorscale=[[0, colour], [1, colour]],
+                showscale=False,
+                hoverinfo="skip",
+            )
+        )
+    figure.update_layout(
+        height=460,
+        margin={"l": 0, "r": 0, "t": 10, "b": 0},
+        showlegend=False,
+        scene={"xaxis_title": "d1", "yaxis_title": "d2", "zaxis_title": "d3", "aspectmode": "cube"},
+    )
+    return figure

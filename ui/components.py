@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from attention_core import AttentionInputError, AttentionTrace, run_attention
+from attention_core import AttentionConfig, AttentionInputError, AttentionTrace, run_attention
 from attention_core.embeddings import display_labels
 from attention_core.explain import context_terms
 from attention_core.export import export_script
@@ -25,7 +25,7 @@ PRESENT_CSS = """
 COMPACT_CSS = "<style>.block-container { padding-top: 2.2rem; }</style>"
 
 
-def page_setup(title: str, icon: str = "🔎") -> None:
+def page_setup(title: str, icon: str = ":material/hub:") -> None:
     """Configure the page, load shared state (also on a deep link), draw the shared sidebar."""
     st.set_page_config(page_title=f"{title} · Self-attention", page_icon=icon, layout="wide")
     torch.set_num_threads(1)  # tiny tensors: thread pools only add latency in a shared server
@@ -45,9 +45,11 @@ def finish() -> None:
 def show_messages(current: View) -> None:
     """Problems with the link and invalid setting combinations, named, above the results."""
     for message in state.take_messages():
-        st.warning(message, icon="🔗")
+        st.warning(message, icon=":material/link:")
     if current.config_error:
-        st.error(f"{current.config_error}. Showing the last valid settings.", icon="⚠️")
+        st.error(
+            f"{current.config_error}. Showing the last valid settings.", icon=":material/warning:"
+        )
 
 
 def compute(current: View) -> AttentionTrace:
@@ -57,8 +59,18 @@ def compute(current: View) -> AttentionTrace:
         state.remember_good_config(current.config)
         return trace
     except AttentionInputError as error:
-        st.error(f"{error}. Showing the last settings that worked.", icon="⚠️")
+        st.error(f"{error}. Showing the last settings that worked.", icon=":material/warning:")
         return run_attention(current.embeddings, state.last_good_config())
+
+
+def compute_with(current: View, config: AttentionConfig) -> AttentionTrace:
+    """Run the core on the learner's matrix with a lesson's own config."""
+    try:
+        return run_attention(current.embeddings, config)
+    except AttentionInputError as error:
+        st.error(f"{error}.", icon=":material/warning:")
+        st.stop()
+        raise  # unreachable: st.stop() ends the run
 
 
 def show_matrix_editor(present: bool) -> None:
@@ -87,7 +99,10 @@ def show_matrix_editor(present: bool) -> None:
     try:
         new_tokens, new_rows = editor.from_frame(edited, state.MAX_TOKENS)
     except AttentionInputError as error:
-        st.error(f"Matrix: {error}. The results below still use the last valid matrix.", icon="✏️")
+        st.error(
+            f"Matrix: {error}. The results below still use the last valid matrix.",
+            icon=":material/edit:",
+        )
         return
     state.accept_matrix(new_tokens, new_rows)
     if len(set(new_tokens)) < len(new_tokens) and not present:
@@ -276,7 +291,7 @@ def show_diagnostics(trace: AttentionTrace, head: int = 0) -> None:
         st.success(
             "Matches torch.nn.functional.scaled_dot_product_attention "
             f"(max |Δ| = {check.sdpa_max_diff:.1e})",
-            icon="✅",
+            icon=":material/check_circle:",
         )
     else:
         st.error(f"Differs from scaled_dot_product_attention: max |Δ| = {check.sdpa_max_diff:.2e}")
@@ -346,3 +361,39 @@ def matrix_csv(trace: AttentionTrace, name: str) -> str:
     if matrix.shape[0] == trace.num_tokens and not name.startswith("W_"):
         frame.insert(0, "token", list(trace.tokens))
     return frame.to_csv(index=False)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def scaling_rows(seed: int) -> list[dict[str, float | int | str]]:
+    """The core's scaling experiment, cached per seed (plain values in and out)."""
+    from attention_core.experiments import scaling_experiment
+
+    return scaling_experiment(seed=seed)
+
+
+def show_side_by_side(
+    panels: list[tuple[str, str, torch.Tensor, torch.Tensor | None]],
+    labels: list[str],
+    present: bool,
+    *,
+    kind: str = "weights",
+    max_width: int = 260,
+    decimals: int = 2,
+) -> list:
+    """Heatmaps in a row, one per (title, key, matrix, dropped); returns their columns."""
+    columns = st.columns(len(panels))
+    for column, (title, key, matrix, dropped) in zip(columns, panels, strict=True):
+        with column:
+            show_heatmap(
+                matrix,
+                labels,
+                labels,
+                kind=kind,
+                title=title,
+                key=key,
+                present=present,
+                dropped=dropped,
+                max_width=max_width,
+                decimals=decimals,
+            )
+    return columns

@@ -64,3 +64,13 @@ def _number(raw: object, where: str) -> float:
             )
         return value
     return parse_number(str(raw), where)
+
+
+def numbers_from_frame(frame: pd.DataFrame, name: str) -> tuple[tuple[float, ...], ...]:
+    """Validate a table of numbers only (a weight matrix); problems name the row and column."""
+    rows = []
+    for position, (_, record) in enumerate(frame.iterrows(), start=1):
+        rows.append(
+            tuple(_number(record[c], f"{name}, row {position}, column {c}") for c in frame.columns)
+        )
+    return tuple(rows)

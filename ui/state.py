@@ -273,6 +273,33 @@ def view() -> View:
     return View(make_embeddings(tokens, rows), config, query, session["_present"], error)
 
 
+def is_revealed(question: str) -> bool:
+    """True once the learner asked to see the answer of a predict-then-reveal question."""
+    return question in st.session_state.setdefault("_revealed", set())
+
+
+def reveal(question: str) -> None:
+    """Show the answer of a predict-then-reveal question (a button callback)."""
+    st.session_state.setdefault("_revealed", set()).add(question)
+
+
+def bump_dropout_seed() -> None:
+    """Draw a new dropout sample: the next dropout seed (a button callback)."""
+    canon = st.session_state["_canon"]
+    canon["dropout_seed"] = (canon["dropout_seed"] + 1) % 2**32
+    st.session_state["dropout_seed"] = canon["dropout_seed"]
+
+
+def custom_weights() -> tuple | None:
+    """Hand-edited W_query, W_key, W_value for the trainable-weights lesson, if any."""
+    return st.session_state.get("_custom_weights")
+
+
+def set_custom_weights(weights: tuple | None) -> None:
+    """Store (or clear) hand-edited W_query, W_key, W_value."""
+    st.session_state["_custom_weights"] = weights
+
+
 def remember_good_config(config: AttentionConfig) -> None:
     """Record a config that ran on the current inputs."""
     st.session_state["_good_config"] = config

@@ -290,3 +290,11 @@ def test_linear_init_equals_nn_linear_under_the_same_seed():
         torch.random.set_rng_state(state)
     for layer, ours in zip(layers, (trace.W_query, trace.W_key, trace.W_value), strict=True):
         assert torch.equal(layer.weight.T, ours)
+
+
+def test_book_parity_panel_matches_every_printed_tensor():
+    from attention_core.book import book_parity
+
+    rows = book_parity()
+    assert len(rows) == 8
+    assert all(row.matches for row in rows), [(r.book_name, r.max_diff) for r in rows]

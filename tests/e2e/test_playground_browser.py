@@ -147,3 +147,28 @@ def test_a_markup_label_in_the_url_shows_as_text_and_runs_nothing(server, page, 
     assert dialogs == []
     assert page.get_by_text(label[:15], exact=False).count() >= 1  # quoted, literally
     assert page.locator("img[src='x']").count() == 0
+
+
+LESSONS = [
+    ("Embeddings", "lesson-1-embeddings"),
+    ("Simplified_attention", "lesson-2-simplified"),
+    ("Trainable_weights", "lesson-3-trainable-weights"),
+    ("Scaling", "lesson-4-scaling"),
+    ("Causal_mask", "lesson-5-causal-mask"),
+    ("Dropout", "lesson-6-dropout"),
+    ("Multi-head_attention", "lesson-7-multi-head"),
+    ("Common_mistakes", "lesson-8-common-mistakes"),
+]
+
+
+@pytest.mark.parametrize(("slug", "shot"), LESSONS)
+def test_every_lesson_renders_in_the_browser(server, page, slug, shot):
+    page.goto(f"{server}/{slug}?d_out=2&seed=123")
+    page.wait_for_selector("h1", timeout=60_000)
+    page.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=60_000)
+    time.sleep(1.5)
+    while page.locator('[data-testid="stStatusWidget"]').count():
+        time.sleep(0.2)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert "Traceback" not in page.content()
+    page.screenshot(path=str(SCREENSHOTS / f"{shot}.png"))

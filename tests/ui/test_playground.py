@@ -175,3 +175,34 @@ def test_csv_and_script_export_are_offered():
     code = [c.value for c in app.code if "import torch" in c.value]
     assert code and "print(output)" in code[0]
     assert torch.tensor(0.0) is not None
+
+
+@pytest.mark.parametrize(
+    ("steps", "config"),
+    [
+        (
+            [("selectbox", "mask", "padding"), ("slider", "padding", 2)],
+            AttentionConfig(mask="padding", padding=2),
+        ),
+        (
+            [("slider", "dropout", 0.5), ("number_input", "dropout_seed", 9)],
+            AttentionConfig(dropout=0.5, dropout_seed=9),
+        ),
+        ([("radio", "scoring", "cosine")], AttentionConfig(scoring="cosine")),
+        ([("selectbox", "norm", "sum")], AttentionConfig(norm="sum")),
+        (
+            [("selectbox", "mask", "causal"), ("selectbox", "mask_strategy", "zero_scores")],
+            AttentionConfig(mask="causal", mask_strategy="zero_scores"),
+        ),
+        (
+            [("selectbox", "heads", 2), ("radio", "heads_layout", "wrapper")],
+            AttentionConfig(heads=2, heads_layout="wrapper"),
+        ),
+    ],
+)
+def test_more_controls_match_the_core_by_value(steps, config):
+    app = open_app()
+    for kind, key, value in steps:
+        getattr(app, kind)(key=key).set_value(value).run()
+    assert not app.exception
+    assert latex_vector(app) == pytest.approx(context_of(config), abs=1e-4)

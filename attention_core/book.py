@@ -1,0 +1,112 @@
+"""The tensors the book prints in chapter 3 (seed 004), and a parity check against the core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from attention_core.config import AttentionConfig
+from attention_core.embeddings import preset_embeddings
+from attention_core.pipeline import run_attention
+from attention_core.trace import AttentionTrace
+
+PARITY_TOLERANCE = 1e-4  # the book prints four decimals
+
+# torch.manual_seed(123); three torch.rand(3, 2) matrices; x^(2) = "journey".
+BOOK_SEED_123 = {
+    "query_2": ("queries[1]", [0.4306, 1.4551]),
+    "attn_scores_2": ("scores[0, 1]", [1.2705, 1.8524, 1.8111, 1.0795, 0.5577, 1.5440]),
+    "attn_weights_2": ("weights[0, 1]", [0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820]),
+    "context_vec_2": ("context[1]", [0.3061, 0.8210]),
+    "sa_v1(inputs)": (
+        "context",
+        [
+            [0.2996, 0.8053],
+            [0.3061, 0.8210],
+            [0.3058, 0.8203],
+            [0.2948, 0.7939],
+            [0.2927, 0.7891],
+            [0.2990, 0.8040],
+        ],
+    ),
+}
+# torch.manual_seed(789); three nn.Linear(3, 2, bias=False) layers.
+BOOK_SEED_789 = {
+    "sa_v2(inputs)": (
+        "context",
+        [
+            [-0.0739, 0.0713],
+            [-0.0748, 0.0703],
+            [-0.0749, 0.0702],
+            [-0.0760, 0.0685],
+            [-0.0763, 0.0679],
+            [-0.0754, 0.0693],
+        ],
+    ),
+    "attn_weights (row 1)": ("weights[0, 0]", [0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510]),
+}
+BOOK_SEED_789_CAUSAL = {
+    "masked attn_weights": (
+        "weights[0]",
+        [
+            [1.0, 0, 0, 0, 0, 0],
+            [0.5517, 0.4483, 0, 0, 0, 0],
+            [0.3800, 0.3097, 0.3103, 0, 0, 0],
+            [0.2758, 0.2460, 0.2462, 0.2319, 0, 0],
+            [0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0],
+            [0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529],
+        ],
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ParityRow:
+    """One printed tensor of the book beside the core's value."""
+
+    setting: str
+    book_name: str
+    trace_field: str
+    book: torch.Tensor
+    ours: torch.Tensor
+
+    @property
+    def max_diff(self) -> float:
+        """Largest absolute difference."""
+        return float((self.book - self.ours).abs().max())
+
+    @property
+    def matches(self) -> bool:
+        """True within the book's four printed decimals."""
+        return self.max_diff < PARITY_TOLERANCE
+
+
+def _select(trace: AttentionTrace, path: str) -> torch.Tensor:
+    name, _, index = path.partition("[")
+    tensor = getattr(trace, name)
+    if index:
+        tensor = tensor[tuple(int(i) for i in index.rstrip("]").split(","))]
+    return tensor
+
+
+def book_parity() -> list[ParityRow]:
+    """Every tensor the book prints for seeds 123 and 789, beside the core's."""
+    journey = preset_embeddings("journey")
+    cases = (
+        ("book init, seed 123", AttentionConfig(init="book", seed=123), BOOK_SEED_123),
+        ("nn.Linear init, seed 789", AttentionConfig(init="linear", seed=789), BOOK_SEED_789),
+        (
+            "nn.Linear init, seed 789, causal",
+            AttentionConfig(init="linear", seed=789, mask="causal"),
+            BOOK_SEED_789_CAUSAL,
+        ),
+    )
+    rows = []
+    for setting, config, printed in cases:
+        trace = run_attention(journey, config)
+        for book_name, (path, values) in printed.items():
+            rows.append(
+                ParityRow(setting, book_name, path, torch.tensor(values), _select(trace, path))
+            )
+    return rows

@@ -1,0 +1,96 @@
+"""Common mistakes: each error found in the seed notebooks, run on your data beside its fix."""
+
+import streamlit as st
+
+from attention_core.lessons import common_mistakes
+from ui import components, lesson, state
+
+MISTAKES = {
+    "sqrt_d_in": (
+        "Scaling by √d_in instead of √d_k",
+        "Seed 000's first class divides by the square root of the *input* width. The scale "
+        "must follow the keys' width d_k = d_out / heads, which is what the dot products sum "
+        "over.",
+    ),
+    "num_tokens": (
+        "Dividing by the number of tokens",
+        "Seed 000's masked example divides the scores by keys.shape[0], the number of tokens, "
+        "instead of by √d_k (keys.shape[-1]). The row length has nothing to do with the size "
+        "of a dot product, and with more tokens the weights wash out towards uniform.",
+    ),
+    "hardcoded_dropout": (
+        "A dropout rate hard-coded instead of the argument",
+        "Seeds 000 and 002 build nn.Dropout(0.5) (or 0.3) inside the module whatever dropout "
+        "rate is passed to it, so asking for dropout 0 still drops half the weights in "
+        "training. Use the argument.",
+    ),
+    "multiply_mask": (
+        "Masking by multiplying the scores before softmax",
+        "Seed 002 multiplies the scores by the 0/1 causal mask. A hidden score becomes 0, not "
+        "−∞, and e⁰ = 1, so future tokens keep weight. Fill hidden scores with −∞ (or zero the "
+        "weights after softmax and renormalise).",
+    ),
+    "sum_normalise": (
+        "Normalising by the sum instead of softmax",
+        "Dividing scores by their row sum gives weights that sum to 1 only on paper: negative "
+        "scores give negative weights and a row summing to nearly 0 explodes (seed 002 prints "
+        "−12.66). Softmax is always positive and stable.",
+    ),
+    "wrong_module": (
+        "Printing the wrong module's output",
+        "Seed 000 builds SelfAttentionV2 and then prints sa_V1(inputs), so the “V2” numbers it "
+        "shows are V1's. Here: the output of the other initialisation (torch.rand vs "
+        "nn.Linear) beside the one you configured.",
+    ),
+}
+
+components.page_setup("Common mistakes", ":material/bug_report:")
+view = state.view()
+runs = common_mistakes(view.embeddings, view.config)
+labels = components.labels_of(components.compute(view))
+
+st.title("8 · Common mistakes, live")
+components.show_messages(view)
+if not view.present:
+    st.markdown(
+        "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
+        "runs here on your matrix and settings, beside the correct version, with the "
+        "difference in the third heatmap (orange and blue cells are where they disagree)."
+    )
+for index, run in enumerate(runs):
+    title, explanation = MISTAKES[run.key]
+    with st.expander(
+        f"{index + 1}. {title} — outputs differ by up to {run.max_diff:.4f}", expanded=index == 0
+    ):
+        if not view.present:
+            st.markdown(explanation)
+        panels = st.columns(3)
+        for column, (heading, key, matrix, kind) in zip(
+            panels,
+            (
+                ("the mistake", "wrong", run.wrong_weights[0], "weights"),
+                ("correct", "right", run.right_weights[0], "weights"),
+                ("difference (mistake − correct)", "delta", run.weight_difference[0], "scores"),
+            ),
+            strict=True,
+        ):
+            with column:
+                components.show_heatmap(
+                    matrix,
+                    labels,
+                    labels,
+                    kind=kind,
+                    title=heading,
+                    key=f"hm_{key}_{run.key}",
+                    present=view.present,
+                    max_width=260,
+                    decimals=3 if kind == "scores" else 2,
+                )
+lesson.predict(
+    "Which of these mistakes would a unit test that only checks output shapes catch?",
+    "None of them: every wrong version returns tensors of exactly the right shape. Only tests "
+    "that compare numbers (with known values, or against torch.nn.functional."
+    "scaled_dot_product_attention) catch them, which is how this app's core is tested.",
+    key="mistakes_shapes",
+)
+components.finish()
