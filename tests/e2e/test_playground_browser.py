@@ -158,6 +158,7 @@ LESSONS = [
     ("Dropout", "lesson-6-dropout"),
     ("Multi-head_attention", "lesson-7-multi-head"),
     ("Common_mistakes", "lesson-8-common-mistakes"),
+    ("Real_sentences", "lesson-9-real-sentences"),
 ]
 
 

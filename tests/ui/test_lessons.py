@@ -17,7 +17,7 @@ DEEP_LINK = {
 }
 
 
-def test_there_are_eight_lessons_in_the_seeds_order():
+def test_the_lessons_follow_the_seeds_order():
     assert [p.split("/")[-1] for p in PAGES] == [
         "1_Embeddings.py",
         "2_Simplified_attention.py",
@@ -26,7 +26,7 @@ def test_there_are_eight_lessons_in_the_seeds_order():
         "5_Causal_mask.py",
         "6_Dropout.py",
         "7_Multi-head_attention.py",
-        "8_Common_mistakes.py",
+        "8_Common_mistakes.py", "9_Real_sentences.py",
     ]
 
 

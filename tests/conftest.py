@@ -1,0 +1,46 @@
+"""Session-wide test set-up: a tiny BERT the tests build themselves, and no network for the hub."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Read by huggingface_hub when it is first imported: set before anything imports it.
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+
+SEED_001_WORDS = "i must go back to my ship and crew we process your order the bank by river"
+
+
+def build_tiny_model(folder: Path) -> Path:
+    """A 2-layer, 4-head BERT with a tiny WordPiece vocabulary, saved with save_pretrained."""
+    import torch
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *SEED_001_WORDS.split(), "##s"]
+    BertTokenizer(vocab={w: i for i, w in enumerate(vocab)}).save_pretrained(folder)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=32,
+        max_position_embeddings=64,
+    )
+    state = torch.random.get_rng_state()
+    try:
+        torch.manual_seed(0)  # a fixed tiny model; the global state is restored right after
+        BertModel(config).save_pretrained(folder)
+    finally:
+        torch.random.set_rng_state(state)
+    return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tiny_model(tmp_path_factory) -> Path:
+    """Point the app at the tiny model and keep the Hugging Face hub offline for every test."""
+    folder = build_tiny_model(tmp_path_factory.mktemp("tiny-bert"))
+    os.environ["ATTENTION_MODEL"] = str(folder)
+    return folder

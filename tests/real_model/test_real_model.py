@@ -1,0 +1,74 @@
+"""The real-model path on the tiny model the tests build: loading, tokens, two contexts, heads."""
+
+import pytest
+
+from attention_core import AttentionInputError
+from real_model import ModelLoadError, compare_word, load_model, reproduce_head
+from real_model.analysis import encode, noncontextual_embeddings
+
+ODYSSEY = "I must go back to my ship and to my crew"
+ORDER = "We process and ship your order"
+
+
+@pytest.fixture(scope="module")
+def loaded(tiny_model):
+    return load_model(str(tiny_model))
+
+
+def test_preset_sentences_tokenise_as_the_model_splits_them(loaded):
+    tokens, _ = encode(loaded, ODYSSEY)
+    assert tokens == [
+        "[CLS]",
+        "i",
+        "must",
+        "go",
+        "back",
+        "to",
+        "my",
+        "ship",
+        "and",
+        "to",
+        "my",
+        "crew",
+        "[SEP]",
+    ]
+    assert encode(loaded, ORDER)[0][1:-1] == ["we", "process", "and", "ship", "your", "order"]
+    assert encode(loaded, "ships")[0][1:-1] == ["ship", "##s"]
+
+
+def test_long_sentences_are_cut_at_32_tokens(loaded):
+    tokens, _ = encode(loaded, " ".join(["ship"] * 50))
+    assert len(tokens) == 32
+
+
+def test_every_layer_and_head_is_reproduced_to_1e_5(loaded):
+    for layer in range(loaded.num_layers):
+        for head in range(loaded.num_heads):
+            result = reproduce_head(loaded, ODYSSEY, layer, head)
+            assert result.max_diff < 1e-5, (layer, head, result.max_diff)
+            assert result.trace.weights.shape == (1, 13, 13)
+
+
+def test_two_contexts_move_ship_apart(loaded):
+    comparison = compare_word(loaded, ODYSSEY, ORDER, "ship")
+    assert comparison.noncontextual_cosine == pytest.approx(1.0, abs=1e-6)
+    assert comparison.contextual_cosine < 0.99
+    assert comparison.top_a[0][0] == "ship"  # a word attends most to itself (seed 001)
+    embeddings = noncontextual_embeddings(loaded, ODYSSEY)
+    assert embeddings.values.shape == (13, 16)
+
+
+def test_a_word_missing_from_a_sentence_is_named(loaded):
+    with pytest.raises(AttentionInputError, match="“crew” is not one of the model's tokens"):
+        compare_word(loaded, ODYSSEY, ORDER, "crew")
+
+
+@pytest.mark.parametrize("source", ["/no/such/folder", "./missing-model"])
+def test_a_bad_path_gives_a_clear_message(source):
+    with pytest.raises(ModelLoadError, match="no model folder at"):
+        load_model(source)
+
+
+def test_no_network_gives_a_clear_message():
+    with pytest.raises(ModelLoadError, match="check the network"):
+        load_model("someone/not-a-real-model-id")
