@@ -34,33 +34,44 @@ for key in range(simple.num_tokens):
     st.latex(lesson.score_latex(simple, query, key))
 
 st.subheader("2. Three ways to turn scores into weights")
-scale = st.slider(
-    "input scale: multiply every embedding by",
-    1.0,
-    30.0,
-    1.0,
-    0.5,
-    key="input_scale",
-    help="Scores grow with the square of this factor. Watch the naive softmax.",
-)
-rows = compare_normalisations(view.embeddings, query, scale)
-columns = st.columns(3)
-for column, row in zip(columns, rows, strict=True):
-    with column:
-        st.markdown(f"**{NORM_NAMES[row.norm]}**")
-        st.dataframe({"key": labels, "weight": [round(w, 4) for w in row.weights]}, hide_index=True)
-        if row.finite:
-            st.caption(f"sum = {row.total:.4f}")
-        else:
-            st.error("Overflow: exp(score) is ∞ in float32, and ∞/∞ is NaN.")
-if not view.present:
-    st.markdown(
-        "Dividing by the sum works only while every score is positive; negative scores give "
-        "negative “weights”. Softmax, eˢ / Σ eˢ, is always positive and emphasises the largest "
-        "scores. Written naively, eˢ overflows once a score passes about 88 in float32; the "
-        "stable version subtracts the row's largest score first, which changes nothing "
-        "mathematically. Push the input scale up to see the difference."
+
+
+@st.fragment
+def normalisation_block() -> None:
+    """The three normalisations; the input-scale slider reruns only this block."""
+    scale = st.slider(
+        "input scale: multiply every embedding by",
+        1.0,
+        30.0,
+        1.0,
+        0.5,
+        key="input_scale",
+        help="Scores grow with the square of this factor. Watch the naive softmax.",
     )
+    rows = compare_normalisations(view.embeddings, query, scale)
+    columns = st.columns(3)
+    for column, row in zip(columns, rows, strict=True):
+        with column:
+            st.markdown(f"**{NORM_NAMES[row.norm]}**")
+            st.dataframe(
+                {"key": labels, "weight": [round(w, 4) for w in row.weights]}, hide_index=True
+            )
+            if row.finite:
+                st.caption(f"sum = {row.total:.4f}")
+            else:
+                st.error("Overflow: exp(score) is ∞ in float32, and ∞/∞ is NaN.")
+    if not view.present:
+        st.markdown(
+            "Dividing by the sum works only while every score is positive; negative scores give "
+            "negative “weights”. Softmax, eˢ / Σ eˢ, is always positive and emphasises the largest "
+            "scores. Written naively, eˢ overflows once a score passes about 88 in float32; the "
+            "stable version subtracts the row's largest score first, which changes nothing "
+            "mathematically. Push the input scale up to see the difference."
+        )
+
+
+normalisation_block()
+
 lesson.predict(
     "If you add 5 to every score in a row, what happens to the softmax weights? And to the "
     "sum-normalised ones?",

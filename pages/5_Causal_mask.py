@@ -67,67 +67,82 @@ st.caption(
     f"(max |Δ| = {same:.1e}): softmax over the allowed keys is the renormalised softmax."
 )
 
-pick = st.selectbox(
-    "Inspect one strategy",
-    list(controls.STRATEGY_LABELS),
-    key="inspect_strategy",
-    format_func=controls.STRATEGY_LABELS.get,
-)
-chosen = strategies[pick]
-verdict = judge_mask(chosen)
-metric_columns = st.columns(3)
-metric_columns[0].metric("largest weight above the diagonal", f"{verdict.leaked:.4f}")
-metric_columns[1].metric("worst row sum error", f"{verdict.worst_row_sum_error:.4f}")
-metric_columns[2].metric("negative weights", "yes" if verdict.negative else "no")
-components.show_heatmap(
-    chosen.masked_scores[0],
-    labels,
-    labels,
-    kind="scores",
-    title="scores as this strategy feeds them to the normalisation",
-    key="hm_inspect_scores",
-    present=view.present,
-    masked=~chosen.allowed if pick == "neg_inf" else None,
-)
-if pick == "zero_scores" and not view.present:
-    st.markdown(
-        "Multiplying the scores by the 0/1 mask turns hidden scores into **0**, not −∞, and "
-        "e⁰ = 1: the future still gets weight. With normalisation by the row sum, as in "
-        "seed 002, rows can even contain negative weights (try *More settings → normalise → "
-        "divide by row sum* in the sidebar)."
+
+@st.fragment
+def inspect_block() -> None:
+    """One strategy in detail; its selector reruns only this block."""
+    pick = st.selectbox(
+        "Inspect one strategy",
+        list(controls.STRATEGY_LABELS),
+        key="inspect_strategy",
+        format_func=controls.STRATEGY_LABELS.get,
     )
+    chosen = strategies[pick]
+    verdict = judge_mask(chosen)
+    metric_columns = st.columns(3)
+    metric_columns[0].metric("largest weight above the diagonal", f"{verdict.leaked:.4f}")
+    metric_columns[1].metric("worst row sum error", f"{verdict.worst_row_sum_error:.4f}")
+    metric_columns[2].metric("negative weights", "yes" if verdict.negative else "no")
+    components.show_heatmap(
+        chosen.masked_scores[0],
+        labels,
+        labels,
+        kind="scores",
+        title="scores as this strategy feeds them to the normalisation",
+        key="hm_inspect_scores",
+        present=view.present,
+        masked=~chosen.allowed if pick == "neg_inf" else None,
+    )
+    if pick == "zero_scores" and not view.present:
+        st.markdown(
+            "Multiplying the scores by the 0/1 mask turns hidden scores into **0**, not −∞, and "
+            "e⁰ = 1: the future still gets weight. With normalisation by the row sum, as in "
+            "seed 002, rows can even contain negative weights (try *More settings → normalise → "
+            "divide by row sum* in the sidebar)."
+        )
+
+
+inspect_block()
 
 st.subheader("No peeking")
-later = st.selectbox(
-    "Change the embedding of token",
-    list(range(1, len(labels))),
-    index=len(labels) - 2,
-    key="peek_token",
-    format_func=lambda i: f"{i + 1}: {labels[i]}",
-)
-amount = st.slider("by adding to each of its values", -2.0, 2.0, 0.5, 0.1, key="peek_amount")
-shifted = with_token_shifted(view.embeddings, later, amount)
-moves = {}
-for name, config in (
-    ("with the causal mask", causal),
-    ("without a mask", causal.replace(mask="none")),
-):
-    moves[name] = output_shift(
-        run_attention(view.embeddings, config), run_attention(shifted, config)
-    ).tolist()
-st.dataframe(
-    pd.DataFrame(
-        {
-            "token": labels,
-            **{f"output moved, {k}": [round(v, 4) for v in m] for k, m in moves.items()},
-        }
-    ),
-    hide_index=True,
-)
-st.caption(
-    f"With the mask, only tokens from “{labels[later]}” on can move; every earlier "
-    "output stays exactly the same. Without it, every token sees the change."
-)
+
+
+@st.fragment
+def no_peeking_block() -> None:
+    """Change a later token; only this block reruns."""
+    later = st.selectbox(
+        "Change the embedding of token",
+        list(range(1, len(labels))),
+        index=len(labels) - 2,
+        key="peek_token",
+        format_func=lambda i: f"{i + 1}: {labels[i]}",
+    )
+    amount = st.slider("by adding to each of its values", -2.0, 2.0, 0.5, 0.1, key="peek_amount")
+    shifted = with_token_shifted(view.embeddings, later, amount)
+    moves = {}
+    for name, config in (
+        ("with the causal mask", causal),
+        ("without a mask", causal.replace(mask="none")),
+    ):
+        moves[name] = output_shift(
+            run_attention(view.embeddings, config), run_attention(shifted, config)
+        ).tolist()
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "token": labels,
+                **{f"output moved, {k}": [round(v, 4) for v in m] for k, m in moves.items()},
+            }
+        ),
+        hide_index=True,
+    )
+    st.caption(
+        f"With the mask, only tokens from “{labels[later]}” on can move; every earlier "
+        "output stays exactly the same. Without it, every token sees the change."
+    )
+
+
+no_peeking_block()
 
 st.subheader("Padding, and a mask of your own")
 pad_col, custom_col = st.columns(2)

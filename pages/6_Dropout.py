@@ -61,26 +61,35 @@ if not view.present:
     )
 
 st.subheader("Averaging many samples")
-samples = st.slider("number of dropout samples", 1, 5000, 200, key="dropout_samples")
-average, gap = dropout_average(train.weights, p, samples, view.config.dropout_seed)
-left, right = st.columns([1, 1])
-with left:
-    components.show_heatmap(
-        average[0],
-        labels,
-        labels,
-        kind="weights",
-        title=f"average of {samples} samples",
-        key="hm_average",
-        present=view.present,
-        max_width=300,
-    )
-with right:
-    st.metric("largest |average − weights before dropout|", f"{gap:.4f}")
-    st.caption(
-        "Because kept weights are scaled by 1/(1−p), the average converges to the "
-        "undropped weights as the number of samples grows."
-    )
+
+
+@st.fragment
+def average_block() -> None:
+    """The average of N samples; its slider reruns only this block."""
+    samples = st.slider("number of dropout samples", 1, 5000, 200, key="dropout_samples")
+    average, gap = dropout_average(train.weights, p, samples, view.config.dropout_seed)
+    left, right = st.columns([1, 1])
+    with left:
+        components.show_heatmap(
+            average[0],
+            labels,
+            labels,
+            kind="weights",
+            title=f"average of {samples} samples",
+            key="hm_average",
+            present=view.present,
+            max_width=300,
+        )
+    with right:
+        st.metric("largest |average − weights before dropout|", f"{gap:.4f}")
+        st.caption(
+            "Because kept weights are scaled by 1/(1−p), the average converges to the "
+            "undropped weights as the number of samples grows."
+        )
+
+
+average_block()
+
 lesson.predict(
     f"With p = {p:g}, what is the expected value of one dropped-out weight w?",
     f"(1−p)·w/(1−p) + p·0 = w. A weight survives with probability 1−p = {1 - p:g} and is then "

@@ -77,28 +77,36 @@ with right:
     )
 
 st.subheader("One word, two contexts")
-word = st.text_input("Word in both preset sentences", "ship", max_chars=20, key="real_word")
-try:
-    comparison = compare_word(loaded, SENTENCES["Odyssey"], SENTENCES["Order"], word.strip())
-    first, second = st.columns(2)
-    first.metric("cosine of its two contextual vectors", f"{comparison.contextual_cosine:.3f}")
-    second.metric(
-        "cosine of its two noncontextual vectors", f"{comparison.noncontextual_cosine:.3f}"
-    )
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "sentence": list(SENTENCES.values()),
-                "attends most to": [
-                    ", ".join(f"{t} ({w:.2f})" for t, w in top)
-                    for top in (comparison.top_a, comparison.top_b)
-                ],
-            }
-        ),
-        hide_index=True,
-    )
-except AttentionInputError as error:
-    st.warning(f"{error}.")
+
+
+@st.fragment
+def two_contexts_block() -> None:
+    """One word in two sentences; the word box reruns only this block."""
+    word = st.text_input("Word in both preset sentences", "ship", max_chars=20, key="real_word")
+    try:
+        comparison = compare_word(loaded, SENTENCES["Odyssey"], SENTENCES["Order"], word.strip())
+        first, second = st.columns(2)
+        first.metric("cosine of its two contextual vectors", f"{comparison.contextual_cosine:.3f}")
+        second.metric(
+            "cosine of its two noncontextual vectors", f"{comparison.noncontextual_cosine:.3f}"
+        )
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "sentence": list(SENTENCES.values()),
+                    "attends most to": [
+                        ", ".join(f"{t} ({w:.2f})" for t, w in top)
+                        for top in (comparison.top_a, comparison.top_b)
+                    ],
+                }
+            ),
+            hide_index=True,
+        )
+    except AttentionInputError as error:
+        st.warning(f"{error}.")
+
+
+two_contexts_block()
 
 st.subheader("A real head, recomputed")
 layer_col, head_col = st.columns(2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pandas as pd
 import streamlit as st
 import torch
@@ -13,6 +15,10 @@ from attention_core.export import export_script
 from attention_core.reference import check_against_torch
 from ui import charts, controls, editor, state
 from ui.state import View
+
+# Everything imported so far (torch, pandas, altair, streamlit) lives as long as the process:
+# move it out of the collector's generations so that collections stay cheap.
+gc.freeze()
 
 PRESENT_CSS = """
 <style>
