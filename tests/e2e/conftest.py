@@ -51,6 +51,8 @@ def server() -> Iterator[str]:
             "true",
             "--browser.gatherUsageStats",
             "false",
+            "--server.enableAgentApi",  # real server sessions driven over HTTP
+            "true",
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

@@ -26,7 +26,8 @@ def test_the_lessons_follow_the_seeds_order():
         "5_Causal_mask.py",
         "6_Dropout.py",
         "7_Multi-head_attention.py",
-        "8_Common_mistakes.py", "9_Real_sentences.py",
+        "8_Common_mistakes.py",
+        "9_Real_sentences.py",
     ]
 
 
