@@ -149,7 +149,7 @@ def show_heatmap(
         max_width=max_width,
         max_cell=max_cell,
     )
-    st.altair_chart(chart, key=key, width="content")
+    st.vega_lite_chart(spec=chart, key=key, width="content")
 
 
 def head_choice(trace: AttentionTrace, key: str) -> int:
@@ -237,8 +237,8 @@ def show_focus(trace: AttentionTrace, query: int, present: bool, head: int = 0) 
     bars, formula = st.columns([1, 1.4])
     with bars:
         weights = trace.weights_after_dropout[head, query].tolist()
-        st.altair_chart(
-            charts.make_weight_bars(
+        st.vega_lite_chart(
+            spec=charts.make_weight_bars(
                 weights, labels, title=f"weights of query {labels[query]}", present=present
             ),
             key="focus_bars",
