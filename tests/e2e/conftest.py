@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.server import start_server, stop_server
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -26,53 +23,15 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
-    """A real `streamlit run streamlit_app.py` on a free loopback port."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "streamlit_app.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.enableAgentApi",  # real server sessions driven over HTTP
-            "true",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        process.kill()
-        pytest.fail("streamlit run did not become healthy within 60 s")
+    """A real `streamlit run streamlit_app.py`, with the agent API for HTTP-driven sessions."""
+    try:
+        process, url = start_server(extra=("--server.enableAgentApi", "true"))
+    except RuntimeError as error:
+        pytest.fail(str(error))
     yield url
-    process.terminate()
-    process.wait(timeout=20)
+    stop_server(process)
 
 
 @pytest.fixture(scope="session")
