@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import components, state
+from ui import components, state, views
 
 components.page_setup("Playground")
 
@@ -24,16 +24,16 @@ trace = components.compute(view)
 
 with results:
     components.show_messages(view)
-    head = components.head_choice(trace, key="playground_head")
+    head = views.head_choice(trace, key="playground_head")
     if not present:
         st.subheader("Scores → weights → context vectors")
-    components.show_heatmap_trio(trace, present, head)
-    labels = components.labels_of(trace)
+    views.show_heatmap_trio(trace, present, head)
+    labels = views.labels_of(trace)
     st.subheader(f"Step by step for query {view.query + 1}: “{labels[view.query]}”")
-    components.show_focus(trace, view.query, present, head)
+    views.show_focus(trace, view.query, present, head)
 
 st.subheader("Queries, keys and values")
-components.show_qkv(trace, present)
+views.show_qkv(trace, present)
 st.subheader("Diagnostics")
 components.show_diagnostics(trace, head)
 components.show_code_export(trace)

@@ -35,6 +35,11 @@ def similarity(embeddings: Embeddings) -> Similarity:
     return Similarity(values @ values.T, unit @ unit.T, values.norm(dim=-1))
 
 
+def max_difference(first: torch.Tensor, second: torch.Tensor) -> float:
+    """Largest absolute difference between two tensors of the same shape."""
+    return float((first - second).abs().max())
+
+
 def scaled_embeddings(embeddings: Embeddings, factor: float) -> Embeddings:
     """The same tokens with every embedding value multiplied by ``factor``."""
     return Embeddings(embeddings.tokens, embeddings.values * factor)

@@ -87,6 +87,16 @@ class AttentionTrace:
         """Width of one head's queries and keys (d_k)."""
         return int(self.head_context.shape[-1])
 
+    @property
+    def blocked(self) -> torch.Tensor:
+        """Where attention is not allowed (num_tokens, num_tokens): the mask's complement."""
+        return ~self.allowed
+
+    @property
+    def dropped(self) -> torch.Tensor:
+        """Which weights dropout zeroed (num_heads, num_tokens, num_tokens)."""
+        return ~self.dropout_keep
+
     def to_dict(self) -> dict[str, Any]:
         """Plain Python values (tensors as nested lists), ready for JSON."""
         result: dict[str, Any] = {}

@@ -3,12 +3,12 @@
 import streamlit as st
 
 from attention_core.lessons import similarity
-from ui import charts, components, lesson, state
+from ui import charts, components, lesson, state, views
 
 components.page_setup("Embeddings", ":material/scatter_plot:")
 view = state.view()
 trace = components.compute(view)
-labels = components.labels_of(trace)
+labels = views.labels_of(trace)
 focus = labels[view.query]
 table_sim = similarity(view.embeddings)
 
@@ -60,7 +60,7 @@ if not view.present:
     )
 dot_col, cos_col = st.columns(2)
 with dot_col:
-    components.show_heatmap(
+    views.show_heatmap(
         table_sim.dot,
         labels,
         labels,
@@ -70,7 +70,7 @@ with dot_col:
         present=view.present,
     )
 with cos_col:
-    components.show_heatmap(
+    views.show_heatmap(
         table_sim.cosine,
         labels,
         labels,

@@ -4,7 +4,7 @@ import streamlit as st
 
 from attention_core import AttentionConfig
 from attention_core.lessons import compare_normalisations, loop_attention
-from ui import components, lesson, state
+from ui import components, lesson, state, views
 
 NORM_NAMES = {
     "sum": "divide by the sum",
@@ -15,7 +15,7 @@ NORM_NAMES = {
 components.page_setup("Simplified attention", ":material/functions:")
 view = state.view()
 simple = components.compute_with(view, AttentionConfig(init="identity", scaling="none"))
-labels = components.labels_of(simple)
+labels = views.labels_of(simple)
 query = view.query
 focus = labels[query]
 
@@ -82,7 +82,7 @@ lesson.predict(
 )
 
 st.subheader(f"3. The context vector of “{focus}”")
-st.latex(components.context_latex(simple, query))
+st.latex(views.context_latex(simple, query))
 
 st.subheader("4. All tokens at once")
 if not view.present:
@@ -91,7 +91,7 @@ if not view.present:
         "product, X Xᵀ, which is what real code uses. Here both are computed on your matrix:"
     )
 _, _, diff = loop_attention(view.embeddings)
-components.show_heatmap_trio(simple, view.present, 0)
+views.show_heatmap_trio(simple, view.present, 0)
 st.success(
     f"Loop version and matrix version agree: max |Δ| = {diff:.1e}", icon=":material/check_circle:"
 )

@@ -5,7 +5,7 @@ import streamlit as st
 
 from attention_core import AttentionInputError
 from attention_core.book import book_parity
-from ui import components, editor, lesson, state
+from ui import components, editor, lesson, state, views
 
 components.page_setup("Trainable weights", ":material/tune:")
 view = state.view()
@@ -55,7 +55,7 @@ if source == "my own numbers":
     except AttentionInputError as error:
         st.error(f"{error}.", icon=":material/warning:")
 trace = components.compute_with(view, config)
-labels = components.labels_of(trace)
+labels = views.labels_of(trace)
 query = view.query
 
 st.subheader("The three matrices and what they make")
@@ -71,15 +71,15 @@ if source == "the sidebar":
                 [f"d{i + 1}" for i in range(matrix.shape[0])],
                 [f"c{j + 1}" for j in range(matrix.shape[1])],
             )
-components.show_qkv(trace, view.present)
+views.show_qkv(trace, view.present)
 
 st.subheader(f"For one query: “{labels[query]}”")
 for key in range(trace.num_tokens):
     st.latex(lesson.score_latex(trace, query, key))
-components.show_focus(trace, query, view.present)
+views.show_focus(trace, query, view.present)
 
 st.subheader("For every token at once")
-components.show_heatmap_trio(trace, view.present, 0)
+views.show_heatmap_trio(trace, view.present, 0)
 lesson.predict(
     "With trainable weights, is the score of token A against token B the same as B against A?",
     "Not in general: ω_AB = q_A·k_B uses A's query and B's key, while ω_BA = q_B·k_A uses the "

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from ui import charts, components, lesson, state
+from ui import charts, components, lesson, state, views
 
 components.page_setup("Scaling", ":material/straighten:")
 view = state.view()
@@ -11,7 +11,7 @@ traces = {
     s: components.compute_with(view, view.config.replace(scaling=s))
     for s in ("none", "d", "sqrt_d")
 }
-labels = components.labels_of(traces["none"])
+labels = views.labels_of(traces["none"])
 query = view.query
 d_k = traces["none"].head_dim
 
@@ -28,7 +28,7 @@ if not view.present:
 
 st.subheader("On your data")
 titles = {"none": "no scaling", "d": f"÷ d_k = ÷ {d_k}", "sqrt_d": f"÷ √d_k = ÷ {d_k**0.5:.3f}"}
-columns = components.show_side_by_side(
+columns = views.show_side_by_side(
     [(titles[s], f"hm_scale_{s}", t.weights[0], None) for s, t in traces.items()],
     labels,
     view.present,

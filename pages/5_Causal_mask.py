@@ -4,10 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import AttentionInputError
-from attention_core.lessons import with_token_shifted
+from attention_core.lessons import max_difference, with_token_shifted
 from attention_core.masks import judge_mask, output_shift
 from attention_core.pipeline import run_attention
-from ui import components, controls, lesson, state
+from ui import components, controls, lesson, state, views
 
 SHORT_TITLES = {
     "neg_inf": "−∞, then softmax",
@@ -23,7 +23,7 @@ strategies = {
     s: components.compute_with(view, causal.replace(mask_strategy=s))
     for s in controls.STRATEGY_LABELS
 }
-labels = components.labels_of(strategies["neg_inf"])
+labels = views.labels_of(strategies["neg_inf"])
 
 st.title("5 · Hiding the future: the causal mask")
 components.show_messages(view)
@@ -40,7 +40,7 @@ columns = [*st.columns(2), *st.columns(2)]  # a 2 x 2 grid
 for column, (strategy, trace) in zip(columns, strategies.items(), strict=True):
     verdict = judge_mask(trace)
     with column:
-        components.show_heatmap(
+        views.show_heatmap(
             trace.weights[0],
             labels,
             labels,
@@ -61,7 +61,7 @@ for column, (strategy, trace) in zip(columns, strategies.items(), strict=True):
                 f"wrong: a row sums to 1 ± {verdict.worst_row_sum_error:.3f}",
                 icon=":material/cancel:",
             )
-same = float((strategies["neg_inf"].weights - strategies["zero_renorm"].weights).abs().max())
+same = max_difference(strategies["neg_inf"].weights, strategies["zero_renorm"].weights)
 st.caption(
     f"−∞ before softmax and zero-then-renormalise give the same weights "
     f"(max |Δ| = {same:.1e}): softmax over the allowed keys is the renormalised softmax."
@@ -83,7 +83,7 @@ def inspect_block() -> None:
     metric_columns[0].metric("largest weight above the diagonal", f"{verdict.leaked:.4f}")
     metric_columns[1].metric("worst row sum error", f"{verdict.worst_row_sum_error:.4f}")
     metric_columns[2].metric("negative weights", "yes" if verdict.negative else "no")
-    components.show_heatmap(
+    views.show_heatmap(
         chosen.masked_scores[0],
         labels,
         labels,
@@ -91,7 +91,7 @@ def inspect_block() -> None:
         title="scores as this strategy feeds them to the normalisation",
         key="hm_inspect_scores",
         present=view.present,
-        masked=~chosen.allowed if pick == "neg_inf" else None,
+        masked=chosen.blocked if pick == "neg_inf" else None,
     )
     if pick == "zero_scores" and not view.present:
         st.markdown(
@@ -151,7 +151,7 @@ with pad_col:
     padded = components.compute_with(
         view, view.config.replace(mask="padding", padding=count, dropout=0.0)
     )
-    components.show_heatmap(
+    views.show_heatmap(
         padded.weights[0],
         labels,
         labels,
@@ -170,7 +170,7 @@ with custom_col:
         mine = run_attention(
             view.embeddings, view.config.replace(mask="custom", custom_mask=allowed, dropout=0.0)
         )
-        components.show_heatmap(
+        views.show_heatmap(
             mine.weights[0],
             labels,
             labels,

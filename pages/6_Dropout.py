@@ -3,14 +3,15 @@
 import streamlit as st
 
 from attention_core.experiments import dropout_average
-from ui import components, lesson, state
+from attention_core.lessons import max_difference
+from ui import components, lesson, state, views
 
 components.page_setup("Dropout", ":material/grain:")
 view = state.view()
 p = view.config.dropout if view.config.dropout > 0 else 0.5
 train = components.compute_with(view, view.config.replace(dropout=p, train=True))
 evaluation = components.compute_with(view, view.config.replace(dropout=p, train=False))
-labels = components.labels_of(train)
+labels = views.labels_of(train)
 
 st.title("6 · Dropout on the attention weights")
 components.show_messages(view)
@@ -34,21 +35,21 @@ st.button(
     help="Use the next dropout seed.",
 )
 
-components.show_side_by_side(
+views.show_side_by_side(
     [
         ("weights before dropout", "hm_before", train.weights[0], None),
         (
             f"training: dropped ✕, kept × {train.dropout_factor:.3g}",
             "hm_after",
             train.weights_after_dropout[0],
-            ~train.dropout_keep[0],
+            train.dropped[0],
         ),
         ("evaluation mode: nothing dropped", "hm_eval", evaluation.weights_after_dropout[0], None),
     ],
     labels,
     view.present,
 )
-same = float((evaluation.weights_after_dropout - train.weights).abs().max())
+same = max_difference(evaluation.weights_after_dropout, train.weights)
 st.caption(f"Evaluation mode equals the weights before dropout (max |Δ| = {same:.1e}).")
 row_sums = train.diagnostics.row_sums_after_dropout  # (num_heads, num_tokens)
 lesson.show_table(
@@ -70,7 +71,7 @@ def average_block() -> None:
     average, gap = dropout_average(train.weights, p, samples, view.config.dropout_seed)
     left, right = st.columns([1, 1])
     with left:
-        components.show_heatmap(
+        views.show_heatmap(
             average[0],
             labels,
             labels,

@@ -5,7 +5,7 @@ import streamlit as st
 
 from attention_core import AttentionInputError
 from attention_core.reference import MATCH_TOLERANCE, check_against_torch
-from ui import components, lesson, state
+from ui import components, lesson, state, views
 
 components.page_setup("Multi-head attention", ":material/view_column:")
 view = state.view()
@@ -17,7 +17,7 @@ if config.heads == 1:
     except AttentionInputError:
         config = config.replace(heads=2, d_out=even, init="book")
 trace = components.compute_with(view, config)
-labels = components.labels_of(trace)
+labels = views.labels_of(trace)
 
 st.title("7 · Multi-head attention")
 components.show_messages(view)
@@ -45,7 +45,7 @@ st.subheader("One weights heatmap per head")
 columns = st.columns(min(trace.num_heads, 4))
 for head in range(trace.num_heads):
     with columns[head % len(columns)]:
-        components.show_heatmap(
+        views.show_heatmap(
             trace.weights[head],
             labels,
             labels,
@@ -77,7 +77,7 @@ with projection:
 with output:
     st.markdown("**output = heads · W_out**")
     lesson.show_table(trace.output, labels, [f"z{c + 1}" for c in range(width)])
-components.show_heatmap(
+views.show_heatmap(
     trace.mean_weights,
     labels,
     labels,

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attention_core.lessons import common_mistakes
-from ui import components, lesson, state
+from ui import components, lesson, state, views
 
 MISTAKES = {
     "sqrt_d_in": (
@@ -47,7 +47,7 @@ MISTAKES = {
 components.page_setup("Common mistakes", ":material/bug_report:")
 view = state.view()
 runs = common_mistakes(view.embeddings, view.config)
-labels = components.labels_of(components.compute(view))
+labels = views.labels_of(components.compute(view))
 
 st.title("8 · Common mistakes, live")
 components.show_messages(view)
@@ -75,7 +75,7 @@ for index, run in enumerate(runs):
             strict=True,
         ):
             with column:
-                components.show_heatmap(
+                views.show_heatmap(
                     matrix,
                     labels,
                     labels,

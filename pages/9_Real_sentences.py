@@ -8,7 +8,7 @@ from attention_core.embeddings import display_labels
 from attention_core.lessons import similarity
 from real_model import MODEL_ENV, compare_word, model_source, noncontextual_embeddings
 from real_model.analysis import SIMPLIFIED, reproduce_head
-from ui import components, lesson, real, state
+from ui import components, lesson, real, state, views
 
 SENTENCES = {
     "Odyssey": "I must go back to my ship and to my crew",
@@ -54,7 +54,7 @@ if not view.present:
 simple = run_attention(embeddings, SIMPLIFIED)
 left, right = st.columns(2)
 with left:
-    components.show_heatmap(
+    views.show_heatmap(
         similarity(embeddings).cosine,
         labels,
         labels,
@@ -65,7 +65,7 @@ with left:
         max_width=420,
     )
 with right:
-    components.show_heatmap(
+    views.show_heatmap(
         simple.weights[0],
         labels,
         labels,
@@ -122,7 +122,7 @@ head = head_col.selectbox(
 result = reproduce_head(loaded, sentence, layer, head)
 ours, theirs = st.columns(2)
 with ours:
-    components.show_heatmap(
+    views.show_heatmap(
         result.trace.weights[0],
         labels,
         labels,
@@ -133,7 +133,7 @@ with ours:
         max_width=420,
     )
 with theirs:
-    components.show_heatmap(
+    views.show_heatmap(
         result.model_weights,
         labels,
         labels,
