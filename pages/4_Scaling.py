@@ -29,7 +29,7 @@ if not view.present:
 st.subheader("On your data")
 titles = {"none": "no scaling", "d": f"÷ d_k = ÷ {d_k}", "sqrt_d": f"÷ √d_k = ÷ {d_k**0.5:.3f}"}
 columns = views.show_side_by_side(
-    [(titles[s], f"hm_scale_{s}", t.weights[0], None) for s, t in traces.items()],
+    [views.Panel(titles[s], f"hm_scale_{s}", t.weights[0]) for s, t in traces.items()],
     labels,
     view.present,
 )

@@ -37,14 +37,16 @@ st.button(
 
 views.show_side_by_side(
     [
-        ("weights before dropout", "hm_before", train.weights[0], None),
-        (
+        views.Panel("weights before dropout", "hm_before", train.weights[0]),
+        views.Panel(
             f"training: dropped ✕, kept × {train.dropout_factor:.3g}",
             "hm_after",
             train.weights_after_dropout[0],
-            train.dropped[0],
+            dropped=train.dropped[0],
         ),
-        ("evaluation mode: nothing dropped", "hm_eval", evaluation.weights_after_dropout[0], None),
+        views.Panel(
+            "evaluation mode: nothing dropped", "hm_eval", evaluation.weights_after_dropout[0]
+        ),
     ],
     labels,
     view.present,

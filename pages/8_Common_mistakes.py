@@ -64,28 +64,21 @@ for index, run in enumerate(runs):
     ):
         if not view.present:
             st.markdown(explanation)
-        panels = st.columns(3)
-        for column, (heading, key, matrix, kind) in zip(
-            panels,
-            (
-                ("the mistake", "wrong", run.wrong_weights[0], "weights"),
-                ("correct", "right", run.right_weights[0], "weights"),
-                ("difference (mistake − correct)", "delta", run.weight_difference[0], "scores"),
-            ),
-            strict=True,
-        ):
-            with column:
-                views.show_heatmap(
-                    matrix,
-                    labels,
-                    labels,
-                    kind=kind,
-                    title=heading,
-                    key=f"hm_{key}_{run.key}",
-                    present=view.present,
-                    max_width=260,
-                    decimals=3 if kind == "scores" else 2,
-                )
+        views.show_side_by_side(
+            [
+                views.Panel("the mistake", f"hm_wrong_{run.key}", run.wrong_weights[0]),
+                views.Panel("correct", f"hm_right_{run.key}", run.right_weights[0]),
+                views.Panel(
+                    "difference (mistake − correct)",
+                    f"hm_delta_{run.key}",
+                    run.weight_difference[0],
+                    kind="scores",
+                    decimals=3,
+                ),
+            ],
+            labels,
+            view.present,
+        )
 lesson.predict(
     "Which of these mistakes would a unit test that only checks output shapes catch?",
     "None of them: every wrong version returns tensors of exactly the right shape. Only tests "

@@ -52,29 +52,17 @@ if not view.present:
         "seed 001 does with GloVe vectors)."
     )
 simple = run_attention(embeddings, SIMPLIFIED)
-left, right = st.columns(2)
-with left:
-    views.show_heatmap(
-        similarity(embeddings).cosine,
-        labels,
-        labels,
-        kind="scores",
-        title="cosine similarity",
-        key="hm_real_cos",
-        present=view.present,
-        max_width=420,
-    )
-with right:
-    views.show_heatmap(
-        simple.weights[0],
-        labels,
-        labels,
-        kind="weights",
-        title="softmax(X·X^T / √d)",
-        key="hm_real_attn",
-        present=view.present,
-        max_width=420,
-    )
+views.show_side_by_side(
+    [
+        views.Panel(
+            "cosine similarity", "hm_real_cos", similarity(embeddings).cosine, kind="scores"
+        ),
+        views.Panel("softmax(X·X^T / √d)", "hm_real_attn", simple.weights[0]),
+    ],
+    labels,
+    view.present,
+    max_width=420,
+)
 
 st.subheader("One word, two contexts")
 
@@ -120,29 +108,17 @@ head = head_col.selectbox(
     "head", list(range(loaded.num_heads)), key="real_head", format_func=lambda i: f"head {i + 1}"
 )
 result = reproduce_head(loaded, sentence, layer, head)
-ours, theirs = st.columns(2)
-with ours:
-    views.show_heatmap(
-        result.trace.weights[0],
-        labels,
-        labels,
-        kind="weights",
-        title="attention_core with the head's weights",
-        key="hm_head_ours",
-        present=view.present,
-        max_width=420,
-    )
-with theirs:
-    views.show_heatmap(
-        result.model_weights,
-        labels,
-        labels,
-        kind="weights",
-        title="the model's own attention",
-        key="hm_head_model",
-        present=view.present,
-        max_width=420,
-    )
+views.show_side_by_side(
+    [
+        views.Panel(
+            "attention_core with the head's weights", "hm_head_ours", result.trace.weights[0]
+        ),
+        views.Panel("the model's own attention", "hm_head_model", result.model_weights),
+    ],
+    labels,
+    view.present,
+    max_width=420,
+)
 if result.matches:
     st.success(
         f"Reproduced: max |Δ| = {result.max_diff:.1e} (✓ under 1e-4)",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 import streamlit as st
 import torch
@@ -181,29 +183,35 @@ def focus_table(trace: AttentionTrace, query: int, head: int = 0) -> pd.DataFram
     return table.round(4)
 
 
+@dataclass(frozen=True)
+class Panel:
+    """One heatmap of a row: its title, widget key, matrix, and optionally dropped cells."""
+
+    title: str
+    key: str
+    matrix: torch.Tensor
+    dropped: torch.Tensor | None = None
+    kind: str = "weights"
+    decimals: int = 2
+
+
 def show_side_by_side(
-    panels: list[tuple[str, str, torch.Tensor, torch.Tensor | None]],
-    labels: list[str],
-    present: bool,
-    *,
-    kind: str = "weights",
-    max_width: int = 260,
-    decimals: int = 2,
+    panels: list[Panel], labels: list[str], present: bool, *, max_width: int = 260
 ) -> list:
-    """Heatmaps in a row, one per (title, key, matrix, dropped); returns their columns."""
+    """Heatmaps in a row over the same tokens; returns their columns for captions."""
     columns = st.columns(len(panels))
-    for column, (title, key, matrix, dropped) in zip(columns, panels, strict=True):
+    for column, panel in zip(columns, panels, strict=True):
         with column:
             show_heatmap(
-                matrix,
+                panel.matrix,
                 labels,
                 labels,
-                kind=kind,
-                title=title,
-                key=key,
+                kind=panel.kind,
+                title=panel.title,
+                key=panel.key,
                 present=present,
-                dropped=dropped,
+                dropped=panel.dropped,
                 max_width=max_width,
-                decimals=decimals,
+                decimals=panel.decimals,
             )
     return columns
