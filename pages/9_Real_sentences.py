@@ -7,7 +7,7 @@ from attention_core import AttentionInputError, run_attention
 from attention_core.embeddings import display_labels
 from attention_core.lessons import similarity
 from real_model import MODEL_ENV, compare_word, model_source, noncontextual_embeddings
-from real_model.analysis import SIMPLIFIED, reproduce_head
+from real_model.analysis import MAX_TOKENS, SIMPLIFIED, reproduce_head
 from ui import components, lesson, real, state, views
 
 SENTENCES = {
@@ -42,6 +42,8 @@ embeddings = noncontextual_embeddings(loaded, sentence)
 labels = display_labels(embeddings.tokens)
 st.markdown("**Tokens, as the model splits them** (at most 32):")
 st.dataframe(pd.DataFrame([list(embeddings.tokens)], columns=labels), hide_index=True)
+if embeddings.num_tokens == MAX_TOKENS:
+    st.caption(f"The sentence was cut at {MAX_TOKENS} tokens.")
 
 st.subheader("Noncontextual embeddings")
 if not view.present:

@@ -72,3 +72,11 @@ def test_a_bad_path_gives_a_clear_message(source):
 def test_no_network_gives_a_clear_message():
     with pytest.raises(ModelLoadError, match="check the network"):
         load_model("someone/not-a-real-model-id")
+
+
+def test_without_transformers_the_loader_says_how_to_install_it(monkeypatch, tiny_model):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "transformers", None)  # makes `import transformers` fail
+    with pytest.raises(ModelLoadError, match="'transformers' package is not installed"):
+        load_model(str(tiny_model))

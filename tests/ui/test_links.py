@@ -87,3 +87,16 @@ def test_present_flag_turns_on_presentation_mode():
     app = open_app(params={"present": "1"})
     assert app.toggle(key="present").value is True
     assert app.query_params["present"] == "1"
+
+
+def test_controls_keep_their_values_across_pages():
+    app = open_app()
+    app.slider(key="d_out").set_value(4)
+    app.selectbox(key="mask").set_value("causal").run()
+    app.switch_page("pages/3_Trainable_weights.py").run()
+    assert not app.exception
+    assert app.slider(key="d_out").value == 4 and app.selectbox(key="mask").value == "causal"
+    app.slider(key="d_out").set_value(5).run()
+    app.switch_page("streamlit_app.py").run()
+    assert app.slider(key="d_out").value == 5
+    assert len(latex_vector(app)) == 5

@@ -27,3 +27,12 @@ def test_page_explains_a_model_that_cannot_load(monkeypatch):
     assert any("ATTENTION_MODEL" in m.value for m in app.markdown)
     other = open_app("streamlit_app.py")  # the rest of the app is unaffected
     assert not other.exception and not other.error
+
+
+def test_a_long_sentence_of_your_own_is_cut_at_32_tokens():
+    app = open_app(PAGE)
+    app.selectbox(key="sentence_choice").set_value("my own").run()
+    app.text_input(key="own_sentence").set_value(" ".join(["ship"] * 40)).run()
+    assert not app.exception
+    assert any("cut at 32 tokens" in c.value for c in app.caption)
+    assert any("Reproduced" in s.value for s in app.success)
