@@ -33,6 +33,8 @@ class AttentionConfig:
 
     Defaults reproduce the book's chapter 3 (seed 004): ``book`` init with seed 123,
     d_out 2, dot-product scores scaled by the square root of d_k, softmax, no mask.
+    With ``init="identity"`` the width of queries is d_in, and with ``init="custom"`` it is the
+    width of the given matrices; ``d_out`` is then not used.
     """
 
     d_out: int = 2
