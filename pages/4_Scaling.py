@@ -49,41 +49,17 @@ if not view.present:
         "dividing by √d brings it back to about 1 for every d."
     )
 rows = components.scaling_rows(view.config.seed)
-left, middle, right = st.columns(3)
-with left:
-    st.altair_chart(
-        charts.make_line_chart(
-            rows,
-            y="variance",
-            y_title="variance of scores",
-            title="score variance",
-            log_y=True,
-            present=view.present,
-        ),
-        key="ch_var",
-    )
-with middle:
-    st.altair_chart(
-        charts.make_line_chart(
-            rows,
-            y="max_weight",
-            y_title="mean max weight",
-            title="largest softmax weight",
-            present=view.present,
-        ),
-        key="ch_max",
-    )
-with right:
-    st.altair_chart(
-        charts.make_line_chart(
-            rows,
-            y="entropy",
-            y_title="mean entropy (nats)",
-            title="softmax entropy",
-            present=view.present,
-        ),
-        key="ch_entropy",
-    )
+LINE_CHARTS = (  # (measure, axis title, chart title, log axis)
+    ("variance", "variance of scores", "score variance", True),
+    ("max_weight", "mean max weight", "largest softmax weight", False),
+    ("entropy", "mean entropy (nats)", "softmax entropy", False),
+)
+for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, strict=True):
+    with column:
+        chart = charts.make_line_chart(
+            rows, y=measure, y_title=axis, title=heading, log_y=log_y, present=view.present
+        )
+        st.altair_chart(chart, key=f"ch_{measure}")
 
 st.subheader("Why √d and not d? Measured at d = 512")
 at = {r["scaling"]: r for r in rows if r["d"] == 512}
