@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.config import MAX_DIMS, MAX_TOKENS, SEED_MAX
 from attention_core.errors import AttentionInputError
+from attention_core.params import MAX_DIMS, MAX_TOKENS, SEED_MAX
 
 PRESETS = ("journey", "nugues", "montreal", "random")
 
@@ -71,7 +71,7 @@ class Embeddings:
 
 
 def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embeddings:
-    """Build embeddings a person typed: nested numbers, 1-32 tokens and 1-16 dimensions.
+    """Build embeddings a person typed: nested numbers, 1-12 tokens and 1-16 dimensions.
 
     Larger matrices (benchmarks, a real model's hidden states) go straight to ``Embeddings``.
     """

@@ -1,163 +1,338 @@
-"""One vocabulary for every setting: the same names are command-line flags and URL parameters."""
+"""The parameter table: every knob of the project named once.
+
+Each row gives a knob's name, type, default, limits or choices, the words a learner reads and
+whether it depends on the number of tokens. The config's validation, the command line's flags,
+the link's keys and the dashboard's widgets are all generated from ``PARAMS``: a new knob is one
+row here plus its computation.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
 from typing import Any
 
-from attention_core.config import (
-    D_OUT_RANGE,
-    HEADS_RANGE,
-    MAX_DIMS,
-    MAX_TOKENS,
-    SEED_MAX,
-    AttentionConfig,
-    Matrix,
+from attention_core.param_spec import MAX_DIMS, MAX_TOKENS, Param
+
+SEED_MAX = 2**32 - 1
+
+
+def _choice(
+    name: str,
+    options: dict[str, str],
+    default: str,
+    label: str,
+    help: str,
+    scope: str = "config",
+    **extra: Any,
+) -> Param:
+    return Param(
+        name,
+        "choice",
+        default,
+        label,
+        help,
+        scope,
+        choices=tuple(options),
+        choice_labels=tuple(options.values()),
+        **extra,
+    )
+
+
+_ROWS = (
+    # --- the input: which matrix ------------------------------------------------------------
+    _choice(
+        "preset",
+        {
+            "journey": "Book: “Your journey starts with one step” (6 × 3)",
+            "nugues": "GloVe lesson: Nugues' test matrix (3 × 4)",
+            "montreal": "Random normal: “I live in Montreal” (4 × 8)",
+            "random": "Random uniform, any size",
+        },
+        "journey",
+        "Example sentence",
+        "Which embedding matrix to start from. Editing the matrix never changes this choice; "
+        "Reset goes back to it.",
+        scope="input",
+        widget="select",
+        group="input",
+    ),
+    Param(
+        "num_tokens",
+        "int",
+        6,
+        "tokens",
+        "Number of tokens (rows) of the random matrix.",
+        "input",
+        low=1,
+        high=MAX_TOKENS,
+        step=1,
+        widget="number",
+        group="input",
+        only_when=("preset", "random"),
+    ),
+    Param(
+        "d_in",
+        "int",
+        3,
+        "dimensions",
+        "Numbers per token (columns) of the random matrix.",
+        "input",
+        low=1,
+        high=MAX_DIMS,
+        step=1,
+        widget="number",
+        group="input",
+        only_when=("preset", "random"),
+    ),
+    Param(
+        "tokens",
+        "labels",
+        None,
+        "token labels",
+        "Comma-separated labels, one per row of the matrix.",
+        "input",
+    ),
+    Param(
+        "x",
+        "matrix",
+        None,
+        "embedding matrix",
+        "Rows separated by ';', numbers by ',' (e.g. 0.43,0.15,0.89;0.55,0.87,0.66).",
+        "input",
+    ),
+    # --- the config: how attention is computed ---------------------------------------------
+    Param(
+        "d_out",
+        "int",
+        2,
+        "d_out: width of queries, keys and values",
+        "Each token's query, key and value vector has this many numbers. The book uses 2.",
+        "config",
+        low=1,
+        high=8,
+        step=1,
+        widget="slider",
+        group="weights",
+    ),
+    _choice(
+        "init",
+        {
+            "book": "random uniform, as the book's torch.rand",
+            "linear": "nn.Linear's default (random, centred at 0)",
+            "identity": "none: queries = keys = values = x",
+        },
+        "book",
+        "W_query, W_key, W_value",
+        "How the three projection matrices are made. “none” skips them, as in simplified "
+        "attention: then d_out is the input width.",
+        internal=("custom",),
+        widget="select",
+        group="weights",
+    ),
+    Param(
+        "seed",
+        "int",
+        123,
+        "seed for the weights",
+        "Random matrices are drawn from a generator started with this number: the same seed "
+        "always gives the same numbers. The book uses 123.",
+        "config",
+        low=0,
+        high=SEED_MAX,
+        step=1,
+        widget="number",
+        group="weights",
+    ),
+    Param(
+        "heads",
+        "int",
+        1,
+        "heads",
+        "Several attention heads side by side. With one wide projection cut into heads, "
+        "d_out must be divisible by the number of heads.",
+        "config",
+        low=1,
+        high=8,
+        step=1,
+        widget="select",
+        group="weights",
+    ),
+    _choice(
+        "scaling",
+        {"none": "none", "d": "÷ d_k", "sqrt_d": "÷ √d_k"},
+        "sqrt_d",
+        "Scale the scores",
+        "Divide every score by nothing, by d_k (the width of a key) or by its square root, "
+        "as the book and the original Transformer do.",
+        widget="radio",
+        group="scores",
+    ),
+    _choice(
+        "mask",
+        {"none": "none", "causal": "causal: no looking ahead", "padding": "padding at the end"},
+        "none",
+        "Mask",
+        "Which keys each query may not attend to. Causal: token i sees tokens 1…i only.",
+        internal=("custom",),
+        widget="select",
+        group="scores",
+    ),
+    Param(
+        "padding",
+        "int",
+        1,
+        "padding tokens at the end",
+        "With the padding mask: how many tokens at the end are padding, which no one attends to.",
+        "config",
+        low=0,
+        high=MAX_TOKENS,
+        step=1,
+        tokens="count",
+        widget="number",
+        group="scores",
+        only_when=("mask", "padding"),
+    ),
+    Param(
+        "dropout",
+        "float",
+        0.0,
+        "dropout rate p",
+        "In training, each weight is set to 0 with probability p and the rest are multiplied "
+        "by 1/(1−p).",
+        "config",
+        low=0.0,
+        high=0.9,
+        step=0.05,
+        widget="slider",
+        group="dropout",
+    ),
+    Param(
+        "train",
+        "bool",
+        True,
+        "training mode",
+        "Dropout acts only in training; in evaluation mode the weights pass unchanged.",
+        "config",
+        widget="toggle",
+        group="dropout",
+    ),
+    Param(
+        "dropout_seed",
+        "int",
+        0,
+        "dropout seed",
+        "Which weights are dropped is drawn from a generator started with this number.",
+        "config",
+        low=0,
+        high=SEED_MAX,
+        step=1,
+        widget="number",
+        group="dropout",
+    ),
+    _choice(
+        "scoring",
+        {"dot": "dot product q·k", "cosine": "cosine similarity"},
+        "dot",
+        "Scores",
+        "The dot product grows with both direction and length; the cosine measures direction "
+        "only (seed 001's first attention).",
+        widget="radio",
+        group="advanced",
+    ),
+    _choice(
+        "norm",
+        {
+            "softmax": "softmax (stable)",
+            "naive_softmax": "softmax written naively (can overflow)",
+            "sum": "divide by the row sum (a pitfall)",
+            "none": "none: use the scores as weights",
+        },
+        "softmax",
+        "Scores → weights",
+        "How each row of scores becomes weights that sum to 1.",
+        widget="select",
+        group="advanced",
+    ),
+    _choice(
+        "mask_strategy",
+        {
+            "neg_inf": "−∞ before softmax",
+            "zero_renorm": "softmax, zero, renormalise",
+            "zero_scores": "multiply the scores by the mask (a pitfall)",
+            "zero_no_renorm": "softmax, then zero (a pitfall)",
+        },
+        "neg_inf",
+        "How the mask is applied",
+        "The first two are correct and agree; the last two are mistakes found in the seeds.",
+        widget="select",
+        group="advanced",
+    ),
+    _choice(
+        "heads_layout",
+        {"split": "one wide projection, cut into heads", "wrapper": "independent heads"},
+        "split",
+        "Heads are",
+        "Cut one d_out-wide projection into heads (the book's MultiHeadAttention), or give each "
+        "head its own d_out-wide matrices (the book's MultiHeadAttentionWrapper).",
+        widget="radio",
+        group="advanced",
+    ),
+    _choice(
+        "out_proj",
+        {"seeded": "drawn like the other weights", "identity": "identity: leave them as they are"},
+        "seeded",
+        "Output projection (several heads)",
+        "With several heads, the heads' outputs side by side are mixed by one more matrix.",
+        widget="radio",
+        group="advanced",
+    ),
+    # --- the view: how the dashboard shows it ----------------------------------------------
+    Param(
+        "query",
+        "int",
+        2,
+        "Focus on token",
+        "The token whose numbers are explained step by step (x⁽²⁾ is the second token).",
+        "view",
+        low=1,
+        high=MAX_TOKENS,
+        step=1,
+        tokens="index",
+        widget="select",
+        group="input",
+    ),
+    Param(
+        "decimals",
+        "int",
+        4,
+        "decimals",
+        "How many decimals every number is shown with. The book prints 4.",
+        "view",
+        low=1,
+        high=6,
+        step=1,
+        widget="select",
+        group="view",
+    ),
+    Param(
+        "present",
+        "bool",
+        False,
+        "Presentation mode",
+        "Larger type and less prose, results first: for projecting in class.",
+        "view",
+        widget="toggle",
+        group="view",
+        dashboard_only=True,
+    ),
 )
-from attention_core.embeddings import PRESETS, Embeddings, make_embeddings, preset_embeddings
-from attention_core.errors import AttentionInputError
-from attention_core.parsing import parse_bool, parse_int, parse_matrix, parse_number, parse_tokens
 
-CHOICE_PARAMS = (
-    "init",
-    "scoring",
-    "scaling",
-    "norm",
-    "mask",
-    "mask_strategy",
-    "heads_layout",
-    "out_proj",
-)
-INT_PARAMS = {
-    "d_out": D_OUT_RANGE,
-    "seed": (0, SEED_MAX),
-    "padding": (0, MAX_TOKENS),
-    "dropout_seed": (0, SEED_MAX),
-    "heads": HEADS_RANGE,
-}
-CONFIG_PARAMS = (
-    "d_out",
-    "init",
-    "seed",
-    "scoring",
-    "scaling",
-    "norm",
-    "mask",
-    "mask_strategy",
-    "padding",
-    "dropout",
-    "dropout_seed",
-    "train",
-    "heads",
-    "heads_layout",
-    "out_proj",
-)
-INPUT_PARAMS = ("preset", "tokens", "x", "num_tokens", "d_in")
-VIEW_PARAMS = ("query",)
-ALL_PARAMS = INPUT_PARAMS + CONFIG_PARAMS + VIEW_PARAMS
+PARAMS: dict[str, Param] = {row.name: row for row in _ROWS}
+CONFIG_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "config")
+INPUT_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "input")
+VIEW_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "view")
+DEFAULTS: dict[str, Any] = {name: p.default for name, p in PARAMS.items()}
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything a command line or a URL can set: the inputs, the config and the focused query.
-
-    ``query`` is 1-based, as in the notation x^(2) for the second token.
-    """
-
-    preset: str = "journey"
-    tokens: tuple[str, ...] | None = None
-    x: Matrix | None = None
-    num_tokens: int = 6
-    d_in: int = 3
-    query: int = 2
-    config: AttentionConfig = field(default_factory=AttentionConfig)
-
-
-def parse_params(
-    params: Mapping[str, str], base: Settings | None = None
-) -> tuple[Settings, list[str]]:
-    """Parse string parameters over ``base``; an invalid one is reported and keeps base's value.
-
-    Returns:
-        The settings and a list of messages, one per problem, each naming its parameter.
-    """
-    base = base or Settings()
-    errors: list[str] = []
-    values: dict[str, Any] = {}
-    for name, text in params.items():
-        if name not in ALL_PARAMS:
-            errors.append(f"unknown parameter '{name[:30]}'")
-            continue
-        try:
-            values[name] = _parse_one(name, str(text))
-        except AttentionInputError as error:
-            errors.append(f"{name}: {error}")
-    config_values = {k: v for k, v in values.items() if k in CONFIG_PARAMS}
-    config = base.config
-    if config_values:
-        try:
-            config = base.config.replace(**config_values)
-        except AttentionInputError as error:
-            errors.append(str(error))
-    other = {k: v for k, v in values.items() if k not in CONFIG_PARAMS}
-    current = {f.name: getattr(base, f.name) for f in fields(base)}
-    current.update(other, config=config)
-    return Settings(**current), errors
-
-
-def _parse_one(name: str, text: str) -> Any:
-    if name in INT_PARAMS:
-        return parse_int(text, name, *INT_PARAMS[name])
-    if name in ("num_tokens", "query"):
-        return parse_int(text, name, 1, MAX_TOKENS)
-    if name == "d_in":
-        return parse_int(text, name, 1, MAX_DIMS)
-    if name == "dropout":
-        value = parse_number(text, name, limit=1.0)
-        if not 0.0 <= value < 1.0:
-            raise AttentionInputError(f"must satisfy 0 <= p < 1, not {text.strip()}")
-        return value
-    if name == "train":
-        return parse_bool(text, name)
-    if name == "tokens":
-        return parse_tokens(text)
-    if name == "x":
-        return parse_matrix(text)
-    if name == "preset":
-        if text not in PRESETS:
-            raise AttentionInputError(f"must be one of {', '.join(PRESETS)}; got {text[:20]!r}")
-        return text
-    return text  # a choice: the config validates it and names the allowed values
-
-
-def build_embeddings(settings: Settings) -> Embeddings:
-    """The embeddings the settings describe: an explicit ``x`` wins over the preset's matrix."""
-    if settings.x is None:
-        embeddings = preset_embeddings(
-            settings.preset, settings.config.seed, settings.num_tokens, settings.d_in
-        )
-        if settings.tokens is None:
-            return embeddings
-        rows = embeddings.as_rows()
-    else:
-        rows = settings.x
-    tokens = settings.tokens
-    if tokens is None:
-        preset_tokens = preset_embeddings(settings.preset, settings.config.seed).tokens
-        same = settings.preset != "random" and len(preset_tokens) == len(rows)
-        tokens = preset_tokens if same else tuple(f"t{i + 1}" for i in range(len(rows)))
-    if len(tokens) != len(rows):
-        raise AttentionInputError(
-            f"tokens: {len(tokens)} labels for {len(rows)} rows of the matrix; give one per row"
-        )
-    return make_embeddings(tokens, rows)
-
-
-def check_query(settings: Settings, num_tokens: int) -> int:
-    """The focused query as a 0-based index, checked against the number of tokens."""
-    if not 1 <= settings.query <= num_tokens:
-        raise AttentionInputError(
-            f"query must be between 1 and {num_tokens} (one of the tokens), not {settings.query}"
-        )
-    return settings.query - 1
+def lesson_params(page: str) -> tuple[str, ...]:
+    """The knobs that live on one lesson page."""
+    return tuple(name for name, p in PARAMS.items() if p.scope == "lesson" and p.page == page)

@@ -1,18 +1,31 @@
-"""Strict parsing of numbers, matrices and labels typed by people (command line, URL, editor)."""
+"""Strict parsing of numbers, matrices and labels typed by people (command line, link, editor)."""
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 from attention_core.errors import AttentionInputError
 
 VALUE_LIMIT = 10.0
 LABEL_MAX_CHARS = 20
+ECHO_CHARS = 24  # how much of a refused value a message repeats
 
-# A decimal number written plainly: no nan, inf, hex, underscores or 1e999.
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$")
-_INTEGER = re.compile(r"^[+-]?\d{1,20}$")
+# A decimal number written plainly in ASCII digits: no nan, inf, hex, underscores, 1e999, or
+# full-width and other non-ASCII digits (Python's float() and re's \d accept those).
+_NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?$", re.ASCII)
+_INTEGER = re.compile(r"^[+-]?[0-9]{1,20}$", re.ASCII)
+# Characters a label may not contain: Unicode categories for controls (Cc), format characters
+# such as zero-width spaces and direction overrides (Cf), separators other than the plain space
+# (Zl, Zp, and Zs beyond U+0020), surrogates (Cs), private use (Co) and unassigned (Cn).
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def echo(text: str) -> str:
+    """A refused value as a message may repeat it: shortened, with invisible characters named."""
+    shown = "".join(ch if _printable(ch) else f"U+{ord(ch):04X}" for ch in text[: ECHO_CHARS + 1])
+    return repr(shown[:ECHO_CHARS] + ("…" if len(text) > ECHO_CHARS else ""))
 
 
 def parse_number(text: str, where: str, limit: float = VALUE_LIMIT) -> float:
@@ -21,23 +34,36 @@ def parse_number(text: str, where: str, limit: float = VALUE_LIMIT) -> float:
     if not cleaned:
         raise AttentionInputError(f"{where} is empty: type a number")
     if not _NUMBER.match(cleaned):
-        raise AttentionInputError(f"{where} is not a number: {cleaned[:20]!r}")
+        raise AttentionInputError(
+            f"{where} is not a number written with the digits 0-9: {echo(cleaned)}"
+        )
     value = float(cleaned)
     if not math.isfinite(value) or abs(value) > limit:
         raise AttentionInputError(
-            f"{where} must be between -{limit:g} and {limit:g}, not {cleaned}"
+            f"{where} must be between -{limit:g} and {limit:g}, not {cleaned[:ECHO_CHARS]}"
         )
     return value
 
 
-def parse_matrix(text: str, limit: float = VALUE_LIMIT) -> tuple[tuple[float, ...], ...]:
-    """Parse ``"0.43,0.15,0.89;0.55,0.87,0.66"`` (rows by ``;``, values by ``,``) strictly."""
-    rows = [row for row in text.strip().strip(";").split(";")]
-    if not rows or rows == [""]:
+def parse_matrix(
+    text: str, max_rows: int, max_columns: int, limit: float = VALUE_LIMIT
+) -> tuple[tuple[float, ...], ...]:
+    """Parse ``"0.43,0.15,0.89;0.55,0.87,0.66"`` (rows by ``;``, values by ``,``) strictly.
+
+    Sizes are checked before any number is parsed, so a huge matrix costs nothing.
+    """
+    rows = text.strip().strip(";").split(";")
+    if rows == [""]:
         raise AttentionInputError("the matrix is empty: give rows separated by ';'")
+    if len(rows) > max_rows:
+        raise AttentionInputError(f"the matrix has {len(rows)} rows; at most {max_rows} tokens")
     parsed = []
     for i, row in enumerate(rows):
         cells = row.split(",")
+        if len(cells) > max_columns:
+            raise AttentionInputError(
+                f"row {i + 1} has {len(cells)} values; at most {max_columns} per token"
+            )
         parsed.append(
             tuple(
                 parse_number(cell, f"row {i + 1}, column {j + 1}", limit)
@@ -54,26 +80,41 @@ def parse_matrix(text: str, limit: float = VALUE_LIMIT) -> tuple[tuple[float, ..
 
 
 def format_matrix(rows: tuple[tuple[float, ...], ...] | list[list[float]]) -> str:
-    """The inverse of :func:`parse_matrix`, with up to 4 decimals per value."""
+    """The inverse of :func:`parse_matrix`, with up to 6 decimals per value."""
     return ";".join(",".join(_compact(v) for v in row) for row in rows)
 
 
 def _compact(value: float) -> str:
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
+def _printable(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    if category == "Zs":
+        return ch == " "
+    return category not in _REFUSED_CATEGORIES
+
+
 def check_label(label: str, where: str) -> str:
-    """Validate one token label: non-empty, at most 20 characters, no markup or separators."""
+    """Validate one token label and return it without surrounding spaces.
+
+    A label is 1 to 20 printable characters: no control, zero-width, direction-override or
+    unusual space characters, and neither ',' nor ';' (they separate tokens in links).
+    Any other text is allowed: it is always shown as text, never as markup.
+    """
     text = label.strip()
     if not text:
         raise AttentionInputError(f"{where} is empty: give the token a name")
-    if any(ch in text for ch in "<>"):
+    bad = next((ch for ch in text if not _printable(ch)), None)
+    if bad is not None:
+        name = unicodedata.name(bad, "an invisible or control character")
         raise AttentionInputError(
-            f"{where} ({text[:30]!r}) contains '<' or '>': labels are plain words, not HTML"
+            f"{where} contains U+{ord(bad):04X} ({name.lower()}): labels take printable "
+            "characters only"
         )
     if len(text) > LABEL_MAX_CHARS:
-        raise AttentionInputError(f"{where} is longer than {LABEL_MAX_CHARS} characters")
+        raise AttentionInputError(f"{where} has {len(text)} characters; at most {LABEL_MAX_CHARS}")
     if any(ch in text for ch in ",;"):
         raise AttentionInputError(f"{where} contains ',' or ';', which separate tokens in links")
     return text
@@ -83,7 +124,9 @@ def parse_int(text: str, where: str, low: int, high: int) -> int:
     """Parse a whole number written plainly (no 1e3, no 2.0) within [low, high]."""
     cleaned = text.strip()
     if not _INTEGER.match(cleaned):
-        raise AttentionInputError(f"{where} must be a whole number, not {cleaned[:20]!r}")
+        raise AttentionInputError(
+            f"{where} must be a whole number written with the digits 0-9, not {echo(cleaned)}"
+        )
     value = int(cleaned)
     if not low <= value <= high:
         raise AttentionInputError(f"{where} must be between {low} and {high}, not {value}")
@@ -97,10 +140,12 @@ def parse_bool(text: str, where: str) -> bool:
         return True
     if cleaned in ("false", "0", "no", "off"):
         return False
-    raise AttentionInputError(f"{where} must be true or false, not {cleaned[:20]!r}")
+    raise AttentionInputError(f"{where} must be true or false, not {echo(cleaned)}")
 
 
-def parse_tokens(text: str) -> tuple[str, ...]:
+def parse_tokens(text: str, max_tokens: int) -> tuple[str, ...]:
     """Parse comma-separated token labels, each checked by :func:`check_label`."""
     labels = text.split(",")
+    if len(labels) > max_tokens:
+        raise AttentionInputError(f"{len(labels)} labels; at most {max_tokens} tokens")
     return tuple(check_label(label, f"token {i + 1}") for i, label in enumerate(labels))

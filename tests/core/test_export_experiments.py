@@ -1,6 +1,5 @@
-"""The command line, code export, the experiments, explanations, and import hygiene."""
+"""Code export, the experiments, explanations, and import hygiene."""
 
-import json
 import re
 import subprocess
 import sys
@@ -12,55 +11,6 @@ from attention_core import AttentionConfig, preset_embeddings, run_attention
 from attention_core.experiments import dropout_average, scaling_experiment
 from attention_core.explain import context_terms, score_terms
 from attention_core.export import export_script
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "attention_core", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def test_cli_default_prints_the_books_numbers():
-    result = run_cli("--query", "2")
-    assert result.returncode == 0, result.stderr
-    assert "journey   0.1500   0.2264   0.2199   0.1311   0.0906   0.1820" in result.stdout
-    assert "journey  0.3061  0.8210" in result.stdout
-    assert "= [0.3061, 0.8210]" in result.stdout
-
-
-def test_cli_json_has_the_trace_fields():
-    result = run_cli("--json", "--preset", "nugues", "--init", "identity")
-    data = json.loads(result.stdout)
-    for key in ("tokens", "inputs", "W_query", "scores", "allowed", "weights", "context"):
-        assert key in data
-    assert data["tokens"] == ["w1", "w2", "w3"]
-    assert data["context"][0][0] == pytest.approx(0.4519, abs=1e-4)
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["--x", "1,2;3"], "rows have different lengths"),
-        (["--x", "1,abc"], "row 1, column 2 is not a number"),
-        (["--x", "nan,1"], "is not a number"),
-        (["--d_out", "3", "--heads", "2"], "3 is not divisible by 2"),
-        (["--dropout", "1"], "0 <= p < 1"),
-        (["--init", "nope"], "init must be one of"),
-        (["--seed", "4294967296"], "seed must be between 0 and 4294967295"),
-        (["--bogus", "1"], "unrecognized arguments"),
-        (["--query", "9"], "query must be between 1 and 6"),
-    ],
-)
-def test_cli_bad_input_is_one_line_and_status_2(args, message):
-    result = run_cli(*args)
-    assert result.returncode == 2
-    assert message in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in result.stderr
-
 
 EXPORT_CONFIGS = [
     AttentionConfig(),

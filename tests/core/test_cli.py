@@ -1,0 +1,152 @@
+"""The command line as a shell runs it: subprocesses, pipes, odd encodings and strict JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from attention_core.cli import FLAGS
+from attention_core.params import PARAMS
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "attention_core", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def run_shell(command: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_cli_default_prints_the_books_numbers():
+    result = run_cli("--query", "2")
+    assert result.returncode == 0, result.stderr
+    assert "journey   0.1500   0.2264   0.2199   0.1311   0.0906   0.1820" in result.stdout
+    assert "journey  0.3061  0.8210" in result.stdout
+    assert "= [0.3061, 0.8210]" in result.stdout
+
+
+def test_every_flag_is_a_row_of_the_parameter_table():
+    assert set(FLAGS) == {
+        name for name, p in PARAMS.items() if p.scope != "lesson" and not p.dashboard_only
+    }
+    result = run_cli("--help")
+    for name in FLAGS:
+        assert f"--{name}" in result.stdout
+
+
+def test_decimals_is_one_setting_for_every_number():
+    result = run_cli("--decimals", "2")
+    lines = result.stdout.splitlines()
+    weights = lines[lines.index("weights") + 3]  # the header, "Your", then "journey"
+    assert weights.split() == ["journey", "0.15", "0.23", "0.22", "0.13", "0.09", "0.18"]
+
+
+def test_cli_json_has_the_trace_fields():
+    result = run_cli("--json", "--preset", "nugues", "--init", "identity")
+    data = json.loads(result.stdout)
+    for key in ("tokens", "inputs", "W_query", "scores", "allowed", "weights", "context"):
+        assert key in data
+    assert data["tokens"] == ["w1", "w2", "w3"]
+    assert data["context"][0][0] == pytest.approx(0.4519, abs=1e-4)
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"not JSON: {name}")
+
+
+def test_json_is_strict_masked_scores_are_null():
+    result = run_cli("--json", "--mask", "causal")
+    data = json.loads(result.stdout, parse_constant=_refuse_constant)
+    assert data["masked_scores"][0][0][1] is None  # −∞ above the diagonal
+    assert data["masked_scores"][0][1][0] == pytest.approx(0.8984, abs=1e-4)
+
+
+def test_json_with_undefined_weights_is_strict():
+    # Normalising by the row sum divides 0 by 0 when a causal row sums to zero: NaN -> null.
+    result = run_cli(
+        "--json", "--x", "1,-1;-1,1", "--init", "identity", "--norm", "sum", "--scaling", "none"
+    )
+    data = json.loads(result.stdout, parse_constant=_refuse_constant)
+    assert data["weights"][0][0] == [None, None]
+
+
+@pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not installed")
+def test_jq_parses_the_json():
+    result = run_shell(
+        f"{sys.executable} -m attention_core --json --mask causal --dropout 0.5 | jq -e "
+        "'.masked_scores[0][0][1] == null and (.weights | length) == 1'"
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_negative_numbers_and_dash_labels_are_values():
+    result = run_cli("--x", "-1,0;0,-1.5", "--tokens", "-a,--b", "--d_out", "2", "--query", "1")
+    assert result.returncode == 0, result.stderr
+    assert "step by step for query 1 (-a)" in result.stdout
+    joined = run_cli("--x=-1,0;0,-1.5", "--tokens=-a,--b")
+    assert joined.stdout.splitlines()[:3] == result.stdout.splitlines()[:3]
+
+
+def test_a_closed_pipe_ends_quietly_with_status_0():
+    result = run_shell(f"{sys.executable} -m attention_core --json | head -c 10")
+    assert result.returncode == 0
+    assert result.stderr == b""
+    result = run_shell(f"{sys.executable} -m attention_core --query 2 | head -1")
+    assert result.returncode == 0 and result.stderr == b""
+    assert result.stdout.startswith(b"tokens: Your journey")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_any_terminal_encoding_prints_without_a_traceback(encoding):
+    result = subprocess.run(
+        [sys.executable, "-m", "attention_core", "--tokens", "東京,é,γ,d,e,f", "--query", "1"],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr
+    assert b"\\u6771\\u4eac" in result.stdout  # shown as escapes, never raw bytes
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--x", "1,2;3"], "rows have different lengths"),
+        (["--x", "1,abc"], "row 1, column 2 is not a number"),
+        (["--x", "1,１"], "row 1, column 2 is not a number written with the digits 0-9"),
+        (["--x", "nan,1"], "is not a number"),
+        (["--d_out", "3", "--heads", "2"], "3 is not divisible by 2"),
+        (["--dropout", "1"], "dropout must be between"),
+        (["--init", "nope"], "init must be one of"),
+        (["--seed", "4294967296"], "seed must be between 0 and 4294967295"),
+        (["--seed", "１２"], "seed must be a whole number written with the digits 0-9"),
+        (["--bogus", "1"], "unrecognized arguments"),
+        (["--query", "9"], "query: there is no token 9"),
+        (["--tokens", "a\x1b[31mb,c,d,e,f,g"], "token 1 contains U+001B"),
+        (["--tokens", "a\u202eb,c,d,e,f,g"], "contains U+202E"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_status_2(args, message):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+    assert "\x1b" not in result.stderr

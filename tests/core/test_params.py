@@ -1,0 +1,229 @@
+"""Validation: every bad setting raises the project's error with a sentence naming the problem."""
+
+import re
+from dataclasses import fields
+
+import pytest
+import torch
+
+from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
+from attention_core.embeddings import display_labels, preset_embeddings
+from attention_core.params import CONFIG_PARAMS, PARAMS
+from attention_core.parsing import check_label, format_matrix, parse_matrix, parse_number
+from attention_core.settings import default_settings, link_params, read_params
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"d_out": 6, "heads": 4}, "d_out must be divisible by heads: 6 is not divisible by 4"),
+        ({"d_out": 0}, "d_out must be between 1 and 8, not 0"),
+        ({"heads": 9}, "heads must be between 1 and 8, not 9"),
+        ({"seed": 2**32}, "seed must be between 0 and 4294967295, not 4294967296"),
+        ({"seed": -1}, "seed must be between 0 and 4294967295"),
+        ({"dropout": 1.0}, "dropout must be between 0 and 0.9, not 1.0"),
+        ({"dropout": float("nan")}, "dropout must be between 0 and 0.9, not nan"),
+        ({"scaling": "sqrt"}, "scaling must be one of none, d, sqrt_d, not 'sqrt'"),
+        ({"mask": "custom"}, "mask 'custom' needs custom_mask"),
+        ({"init": "custom"}, "init 'custom' needs W_query, W_key and W_value"),
+        ({"d_out": 2.5}, "d_out must be a whole number"),
+        ({"train": "yes"}, "train must be true or false"),
+    ],
+)
+def test_config_rejects_bad_settings_with_a_clear_sentence(changes, message):
+    with pytest.raises(AttentionInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        AttentionConfig(**changes)
+
+
+def test_wrapper_layout_does_not_need_divisibility():
+    trace = run_attention(
+        preset_embeddings("journey"), AttentionConfig(d_out=3, heads=2, heads_layout="wrapper")
+    )
+    assert trace.output.shape == (6, 6)
+    assert trace.head_dim == 3
+
+
+def test_identity_init_needs_d_in_divisible_by_heads():
+    with pytest.raises(AttentionInputError, match="3 is not divisible by 2"):
+        run_attention(preset_embeddings("journey"), AttentionConfig(init="identity", heads=2))
+
+
+def test_padding_larger_than_tokens_is_rejected():
+    with pytest.raises(AttentionInputError, match="padding must be at most the number of tokens"):
+        run_attention(preset_embeddings("nugues"), AttentionConfig(mask="padding", padding=4))
+
+
+def test_padding_mask_blocks_the_last_keys():
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="padding", padding=2))
+    assert torch.all(trace.weights[0, :, 4:] == 0)
+    assert torch.all(trace.weights[0, :, :4] > 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nan", "is not a number"),
+        ("inf", "is not a number"),
+        ("1e999", "must be between -10 and 10, not 1e999"),
+        ("0x10", "is not a number"),
+        ("１２", "is not a number written with the digits 0-9"),
+        ("٣", "is not a number written with the digits 0-9"),
+        ("", "is empty"),
+        ("10.5", "must be between -10 and 10"),
+        ("1e308", "must be between -10 and 10"),
+    ],
+)
+def test_parse_number_is_strict(text, message):
+    with pytest.raises(AttentionInputError, match=message):
+        parse_number(text, "row 1, column 2")
+
+
+def test_parse_number_accepts_plain_numbers():
+    assert parse_number(" -0.5 ", "cell") == -0.5
+    assert parse_number("1e-3", "cell") == 0.001
+    assert parse_number(".25", "cell") == 0.25
+
+
+def test_matrix_round_trip_and_ragged_rows():
+    rows = parse_matrix("0.43,0.15,0.89;0.55,0.87,0.66", 12, 16)
+    assert rows == ((0.43, 0.15, 0.89), (0.55, 0.87, 0.66))
+    assert format_matrix(rows) == "0.43,0.15,0.89;0.55,0.87,0.66"
+    with pytest.raises(AttentionInputError, match="rows have different lengths"):
+        parse_matrix("1,2;3", 12, 16)
+    with pytest.raises(AttentionInputError, match="row 2, column 1 is not a number"):
+        parse_matrix("1,2;x,3", 12, 16)
+    with pytest.raises(AttentionInputError, match="the matrix has 13 rows; at most 12 tokens"):
+        parse_matrix(";".join(["1"] * 13), 12, 16)
+
+
+def test_embeddings_reject_non_finite_values_naming_the_cell():
+    with pytest.raises(AttentionInputError, match="row 2, column 1 is not a finite number"):
+        make_embeddings(["a", "b"], [[1.0], [float("nan")]])
+
+
+def test_duplicate_labels_are_disambiguated_by_position():
+    tokens = ["i", "must", "go", "back", "to", "my", "ship", "and", "to", "my", "crew"]
+    labels = display_labels(tokens)
+    assert labels[4] == "to·5" and labels[8] == "to·9"
+    assert labels[0] == "i"
+
+
+def test_read_params_reports_each_bad_parameter_and_keeps_the_rest():
+    settings, notices = read_params(
+        {"d_out": ["4"], "seed": ["abc"], "mask": ["causal"], "zzz": ["1"], "init": ["nope"]}
+    )
+    config = settings.config()
+    assert config.d_out == 4 and config.mask == "causal"
+    assert config.seed == 123 and config.init == "book"  # each bad value fell back on its own
+    by_param = {notice.param: notice.message for notice in notices}
+    assert by_param["seed"] == (
+        "seed must be a whole number written with the digits 0-9, not 'abc'; using 123"
+    )
+    assert by_param["init"].startswith("init must be one of book, linear, identity")
+    assert by_param["zzz"] == "'zzz' is not a setting; ignored"
+
+
+def test_a_clash_falls_back_on_the_dependent_value_only():
+    settings, notices = read_params({"d_out": ["3"], "heads": ["2"], "seed": ["7"]})
+    assert settings["d_out"] == 3 and settings["seed"] == 7
+    assert settings["heads"] == 1
+    assert [n.message for n in notices] == [
+        "heads must divide the width of queries: 3 is not divisible by 2; using 1"
+    ]
+    settings, _ = read_params({"d_out": ["8"], "heads": ["6"]})
+    assert settings["heads"] == 4  # the largest head count that fits
+
+
+def test_token_dependent_values_are_brought_into_range_with_a_notice():
+    settings, notices = read_params(
+        {"preset": ["nugues"], "query": ["5"], "mask": ["padding"], "padding": ["9"]}
+    )
+    assert settings["query"] == 3 and settings["padding"] == 3
+    messages = [n.message for n in notices]
+    assert "query: there is no token 5 (the matrix has 3 tokens); using 3" in messages
+    assert "padding: 9 is more than the 3 tokens of the matrix; using 3" in messages
+
+
+def test_repeated_parameters_use_the_last_one_and_say_so():
+    settings, notices = read_params({"seed": ["1", "2"]})
+    assert settings["seed"] == 2
+    assert notices[0].message == "seed is given 2 times; the last one is used"
+
+
+def test_explicit_matrix_and_tokens():
+    settings, notices = read_params({"x": ["1,0;0,1"], "tokens": ["a,b"], "query": ["2"]})
+    assert notices == []
+    assert settings.embeddings().tokens == ("a", "b") and settings.query_index == 1
+    settings, notices = read_params({"x": ["1,0;0,1"], "tokens": ["a,b,c"]})
+    assert settings.tokens == ("t1", "t2")
+    assert notices[0].message == "3 token labels for 2 rows of the matrix; using t1, t2"
+
+
+def test_a_bad_matrix_falls_back_to_the_preset_and_keeps_its_labels_if_they_fit():
+    settings, notices = read_params({"x": ["1,zz;0,1"], "tokens": ["a,b,c,d,e,f"], "d_out": ["3"]})
+    assert settings.rows == preset_embeddings("journey").as_rows()
+    assert settings.tokens == ("a", "b", "c", "d", "e", "f") and settings["d_out"] == 3
+    assert notices[0].param == "x" and "row 1, column 2" in notices[0].message
+
+
+def test_links_round_trip_every_setting():
+    settings, _ = read_params(
+        {
+            "preset": ["random"],
+            "num_tokens": ["4"],
+            "d_in": ["2"],
+            "seed": ["9"],
+            "mask": ["causal"],
+            "dropout": ["0.35"],
+            "train": ["false"],
+            "query": ["3"],
+        }
+    )
+    edited = settings.replace(rows=((1.0, -2.5),) * 4, tokens=("a", "b", "a", "c"))
+    for original in (settings, edited):
+        params = link_params(original)
+        again, notices = read_params({k: [v] for k, v in params.items()})
+        assert notices == [] and again == original
+    assert link_params(default_settings()) == {}
+
+
+def test_the_config_follows_the_parameter_table():
+    config_fields = [f.name for f in fields(AttentionConfig)]
+    assert set(CONFIG_PARAMS) <= set(config_fields)
+    assert set(config_fields) - set(CONFIG_PARAMS) == {"custom_weights", "custom_mask"}
+    for name in CONFIG_PARAMS:
+        assert getattr(AttentionConfig(), name) == PARAMS[name].default
+
+
+def test_montreal_and_random_presets_follow_the_seed():
+    first = preset_embeddings("montreal", seed=1)
+    assert first.values.shape == (4, 8) and first.tokens == ("I", "live", "in", "Montreal")
+    assert torch.equal(first.values, preset_embeddings("montreal", seed=1).values)
+    assert not torch.equal(first.values, preset_embeddings("montreal", seed=2).values)
+    random = preset_embeddings("random", seed=5, num_tokens=7, d_in=2)
+    assert random.values.shape == (7, 2)
+    assert torch.all((random.values >= 0) & (random.values <= 1))
+
+
+@pytest.mark.parametrize(
+    ("label", "message"),
+    [
+        ("a\u200bb", "contains U+200B (zero width space)"),
+        ("\u202eabc", "contains U+202E (right-to-left override)"),
+        ("a\x1b[2Jb", "contains U+001B"),
+        ("tab\there", "contains U+0009"),
+        ("x" * 21, "has 21 characters; at most 20"),
+        ("a,b", "contains ',' or ';'"),
+        ("   ", "is empty"),
+    ],
+)
+def test_labels_take_printable_characters_only(label, message):
+    with pytest.raises(AttentionInputError, match=re.escape(message)):
+        check_label(label, "row 3, token")
+
+
+@pytest.mark.parametrize(
+    "label", ["<b>hi</b>", "![x](http://e)", "# head", "$x^2$", "étoile", "東京"]
+)
+def test_labels_with_markup_characters_are_accepted_as_text(label):
+    assert check_label(f" {label} ", "token") == label
