@@ -2,39 +2,60 @@
 
 import streamlit as st
 
-from ui import components, state, views
+from ui import page as run_order
+from ui import panels, views
+from ui.matrix_editor import show_matrix_editor
 
-components.page_setup("Playground")
+page = run_order.setup(__file__)
+trace = page.trace
+views.show_header(
+    page,
+    "Self-attention playground",
+    "Each row of the matrix is one token's embedding. Edit a number, rename or add a token, "
+    "or move a control in the sidebar: the attention weights, the scores and the context "
+    "vectors are recomputed at once, and every page shares these settings.",
+)
+head = views.head_choice(page)
+weights = views.weights_heatmap(page, trace, head)
+beside = page.settings.d_in <= 4 and not page.present
+if beside:
+    left, right = st.columns([0.42, 0.58], gap="medium")
+    with left:
+        st.subheader("Embedding matrix")
+        show_matrix_editor(page)
+    with right:
+        views.show_heatmap(page, weights, "hm_weights", max_width=int(views.CONTENT_WIDTH * 0.58))
+else:
+    views.show_heatmap(page, weights, "hm_weights")
+    with st.expander("Embedding matrix (edit me)", expanded=not page.present):
+        show_matrix_editor(page)
 
-st.title("Self-attention playground")
-present = state.is_present()
-if not present:
-    st.markdown(
-        "Each row of the matrix is one token's embedding. Edit a cell, add a token, or move a "
-        "control in the sidebar: the scores, the attention weights and the context vectors "
-        "below are recomputed at once. Every page of this app shares these settings."
-    )
-# In presentation mode the results come first, so nothing essential is below the fold.
-first, second = st.container(), st.container()
-results, editor_slot = (first, second) if present else (second, first)
-with editor_slot, st.expander("Embedding matrix (edit me)", expanded=not present):
-    components.show_matrix_editor(present)
-view = state.view()
-trace = components.compute(view)
+st.subheader(f"Step by step for token {page.query + 1}")
+views.show_focus(page, trace, head)
+with st.expander("Every number of this row", key="focus_rows", on_change="rerun") as rows:
+    if rows.open:
+        st.markdown(views.focus_rows(page, trace, head))
 
-with results:
-    components.show_messages(view)
-    head = views.head_choice(trace, key="playground_head")
-    if not present:
-        st.subheader("Scores → weights → context vectors")
-    views.show_heatmap_trio(trace, present, head)
-    labels = views.labels_of(trace)
-    st.subheader(f"Step by step for query {view.query + 1}: “{labels[view.query]}”")
-    views.show_focus(trace, view.query, present, head)
-
+st.subheader("Scores and context vectors")
+views.show_side_by_side(
+    page,
+    [
+        (views.scores_heatmap(page, trace, head), "hm_scores"),
+        (
+            views.vectors_heatmap(
+                page,
+                trace.output,
+                "z",
+                "context vectors",
+                f"Context vectors: {trace.num_tokens} tokens × {trace.output.shape[1]} numbers.",
+            ),
+            "hm_context",
+        ),
+    ],
+)
 st.subheader("Queries, keys and values")
-views.show_qkv(trace, present)
+views.show_qkv(page, trace)
 st.subheader("Diagnostics")
-components.show_diagnostics(trace, head)
-components.show_code_export(trace)
-components.finish()
+panels.show_diagnostics(page, trace, head)
+panels.show_code_export(page, trace)
+views.finish(page)

@@ -141,7 +141,15 @@ class MistakeRun:
 
 def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[MistakeRun]:
     """Each seed mistake on the learner's data and config, beside its correct version."""
-    base = config.replace(scaling="sqrt_d", norm="softmax", mask_strategy="neg_inf", dropout=0.0)
+    # Each mistake is about one head's attention: the comparison runs with one head.
+    base = config.replace(
+        scaling="sqrt_d",
+        norm="softmax",
+        mask_strategy="neg_inf",
+        dropout=0.0,
+        heads=1,
+        heads_layout="split",
+    )
     right = run_attention(embeddings, base)
     runs = []
     for key, divisor in (
@@ -164,3 +172,45 @@ def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[Mis
             MistakeRun(key, wrong.weights_after_dropout, good.weights, wrong.output, good.output)
         )
     return runs
+
+
+@dataclass(frozen=True)
+class Peek:
+    """How far each token's output moves when one later token's embedding changes."""
+
+    token: int  # 0-based
+    with_mask: tuple[float, ...]  # largest |change| of each output, causal mask
+    without_mask: tuple[float, ...]  # the same without any mask
+
+
+def no_peeking(embeddings: Embeddings, config: AttentionConfig, token: int, amount: float) -> Peek:
+    """Add ``amount`` to every number of token ``token`` and measure how every output moves,
+    with the causal mask and without a mask (dropout off).
+    """
+    shifted = with_token_shifted(embeddings, token, amount)
+    moves = []
+    for mask in ("causal", "none"):
+        run_config = config.replace(mask=mask, dropout=0.0)
+        before = run_attention(embeddings, run_config).output
+        after = run_attention(shifted, run_config).output
+        moves.append(tuple((after - before).abs().amax(dim=-1).tolist()))
+    return Peek(token, moves[0], moves[1])
+
+
+def several_heads(config: AttentionConfig, d_in: int) -> AttentionConfig | None:
+    """The config itself if it has several heads, else the nearest one with two or more.
+
+    d_out is made even when it is odd (and one more fits); without projections the heads
+    must divide d_in, so three are used for d_in = 3. None when no split fits (d_in = 1).
+    """
+    if config.heads > 1:
+        return config
+    if config.init == "identity":
+        heads = next((h for h in range(2, 9) if d_in % h == 0), None)
+        return None if heads is None else config.replace(heads=heads)
+    if config.heads_layout == "wrapper":
+        return config.replace(heads=2)
+    d_out = config.d_out + 1 if config.d_out % 2 else config.d_out
+    if d_out > 8:
+        d_out = config.d_out - 1
+    return config.replace(heads=2, d_out=d_out)

@@ -81,7 +81,7 @@ class Param:
         if self.kind == "labels":
             return parse_tokens(text, MAX_TOKENS)
         if self.kind == "matrix":
-            return parse_matrix(text, MAX_TOKENS, MAX_DIMS)
+            return parse_matrix(text, int(self.high or MAX_TOKENS), MAX_DIMS)
         cleaned = text.strip()
         if cleaned not in self.choices:
             raise AttentionInputError(

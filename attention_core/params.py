@@ -13,6 +13,12 @@ from typing import Any
 from attention_core.param_spec import MAX_DIMS, MAX_TOKENS, Param
 
 SEED_MAX = 2**32 - 1
+MASK_STRATEGIES = {
+    "neg_inf": "−∞ before softmax",
+    "zero_renorm": "softmax, zero, renormalise",
+    "zero_scores": "multiply the scores by the mask (a pitfall)",
+    "zero_no_renorm": "softmax, then zero (a pitfall)",
+}
 
 
 def _choice(
@@ -254,12 +260,7 @@ _ROWS = (
     ),
     _choice(
         "mask_strategy",
-        {
-            "neg_inf": "−∞ before softmax",
-            "zero_renorm": "softmax, zero, renormalise",
-            "zero_scores": "multiply the scores by the mask (a pitfall)",
-            "zero_no_renorm": "softmax, then zero (a pitfall)",
-        },
+        MASK_STRATEGIES,
         "neg_inf",
         "How the mask is applied",
         "The first two are correct and agree; the last two are mistakes found in the seeds.",
@@ -313,6 +314,20 @@ _ROWS = (
         widget="select",
         group="view",
     ),
+    _choice(
+        "weight_scale",
+        {
+            "fitted": "fitted to the numbers shown (small differences visible)",
+            "fixed": "fixed from 0 to 1 (the same colour means the same weight everywhere)",
+        },
+        "fitted",
+        "Weight colours",
+        "Fitted: the lightest cell is the largest weight shown and the darkest the smallest. "
+        "Fixed: colours mean the same weight on every chart and page.",
+        scope="view",
+        widget="radio",
+        group="view",
+    ),
     Param(
         "present",
         "bool",
@@ -326,7 +341,132 @@ _ROWS = (
     ),
 )
 
-PARAMS: dict[str, Param] = {row.name: row for row in _ROWS}
+_LESSON_ROWS = (
+    Param(
+        "head",
+        "int",
+        1,
+        "head",
+        "Which head's weights to show.",
+        "view",
+        low=1,
+        high=8,
+        step=1,
+        widget="radio",
+    ),
+    Param(
+        "input_scale",
+        "float",
+        1.0,
+        "multiply every embedding by",
+        "Scores grow with the square of this factor. Watch the softmax written naively.",
+        "lesson",
+        low=1.0,
+        high=30.0,
+        step=0.5,
+        widget="slider",
+        page="2_Simplified_attention",
+    ),
+    _choice(
+        "inspect",
+        MASK_STRATEGIES,
+        "zero_scores",
+        "Inspect one way of masking",
+        "The scores exactly as this strategy hands them to the normalisation.",
+        scope="lesson",
+        widget="select",
+        page="5_Causal_mask",
+    ),
+    Param(
+        "peek_token",
+        "int",
+        6,
+        "change the embedding of token",
+        "A later token whose numbers change; with the causal mask, earlier outputs must not move.",
+        "lesson",
+        low=1,
+        high=MAX_TOKENS,
+        step=1,
+        tokens="index",
+        widget="select",
+        page="5_Causal_mask",
+    ),
+    Param(
+        "peek_amount",
+        "float",
+        0.5,
+        "by adding to each of its numbers",
+        "How much is added to every number of that token's embedding.",
+        "lesson",
+        low=-2.0,
+        high=2.0,
+        step=0.1,
+        widget="slider",
+        page="5_Causal_mask",
+    ),
+    Param(
+        "lesson_padding",
+        "int",
+        1,
+        "padding tokens at the end",
+        "How many tokens at the end are padding, which no query may attend to.",
+        "lesson",
+        low=0,
+        high=MAX_TOKENS,
+        step=1,
+        tokens="count",
+        widget="slider",
+        page="5_Causal_mask",
+    ),
+    _choice(
+        "weights_from",
+        {"sidebar": "drawn as the sidebar says", "typed": "typed by me"},
+        "sidebar",
+        "W_query, W_key and W_value are",
+        "Drawn from the seed with the sidebar's initialisation, or typed into the grids below.",
+        scope="lesson",
+        widget="radio",
+        page="3_Trainable_weights",
+    ),
+    *(
+        Param(
+            name,
+            "matrix",
+            None,
+            name,
+            "A typed projection matrix: one row per input number, one column per output.",
+            "lesson",
+            high=MAX_DIMS,
+            page="3_Trainable_weights",
+        )
+        for name in ("wq", "wk", "wv")
+    ),
+    Param(
+        "my_mask",
+        "matrix",
+        None,
+        "your mask",
+        "Rows are queries, columns keys: 1 = may attend, 0 = hidden.",
+        "lesson",
+        high=MAX_TOKENS,
+        page="5_Causal_mask",
+    ),
+    Param(
+        "samples",
+        "int",
+        200,
+        "number of dropout samples",
+        "How many independent dropout samples are averaged.",
+        "lesson",
+        low=1,
+        high=5000,
+        step=1,
+        widget="slider",
+        page="6_Dropout",
+    ),
+)
+
+PARAMS: dict[str, Param] = {row.name: row for row in (*_ROWS, *_LESSON_ROWS)}
 CONFIG_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "config")
 INPUT_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "input")
 VIEW_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "view")

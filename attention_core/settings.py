@@ -20,7 +20,8 @@ from attention_core.errors import AttentionInputError
 from attention_core.params import CONFIG_PARAMS, DEFAULTS, PARAMS, Param
 from attention_core.parsing import echo
 
-SCALARS = tuple(name for name, p in PARAMS.items() if p.kind not in ("labels", "matrix"))
+MATRIX_PARAMS = ("tokens", "x")  # the embedding matrix and its labels: Settings.tokens/rows
+SCALARS = tuple(name for name in PARAMS if name not in MATRIX_PARAMS)
 
 
 @dataclass(frozen=True)
@@ -143,12 +144,12 @@ def read_params(
         texts[name] = given[-1]
     for name, text in texts.items():
         param = PARAMS[name]
-        if param.kind in ("labels", "matrix"):
+        if name in MATRIX_PARAMS:
             continue
         try:
             values[name] = param.parse(text)
         except AttentionInputError as error:
-            notices.append(Notice(name, str(error), param.to_text(values[name])))
+            notices.append(Notice(name, str(error), _used(param, values[name])))
     tokens, rows = _read_matrix(texts, values, base, notices)
     settled, more = settle(Settings(_frozen(values), tokens, rows))
     notices += more
@@ -157,6 +158,10 @@ def read_params(
         if given:
             raise AttentionInputError(given[0].problem)
     return settled, notices
+
+
+def _used(param: Param, value: Any) -> str:
+    return "none" if value is None else param.to_text(value)
 
 
 def _read_matrix(
@@ -247,6 +252,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
             )
         )
         values["heads"] = used
+    values["head"] = min(values["head"], values["heads"])  # which head a page shows
     return Settings(_frozen(values), settings.tokens, settings.rows), notices
 
 
@@ -273,7 +279,7 @@ def link_params(settings: Settings) -> dict[str, str]:
     params = {
         name: PARAMS[name].to_text(value)
         for name, value in settings.values.items()
-        if value != DEFAULTS[name]
+        if value != DEFAULTS[name] and value is not None
     }
     tokens, rows = preset_matrix(settings.values)
     if settings.rows != rows:

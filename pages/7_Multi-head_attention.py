@@ -1,138 +1,135 @@
 """Multi-head attention: several heads side by side, merged and mixed, checked against PyTorch."""
 
-import pandas as pd
 import streamlit as st
 
-from attention_core import AttentionInputError
+from attention_core import run_attention
+from attention_core.lessons import several_heads
 from attention_core.reference import MATCH_TOLERANCE, check_against_torch
-from ui import components, lesson, state, views
+from ui import charts, tables, views
+from ui import page as run_order
 
-components.page_setup("Multi-head attention", ":material/view_column:")
-view = state.view()
-config = view.config.replace(dropout=0.0)
-if config.heads == 1:
-    even = config.d_out if config.d_out % 2 == 0 else config.d_out + 1
-    try:
-        config = config.replace(heads=2, d_out=even)
-    except AttentionInputError:
-        config = config.replace(heads=2, d_out=even, init="book")
-trace = components.compute_with(view, config)
-labels = views.labels_of(trace)
-
-st.title("7 · Multi-head attention")
-components.show_messages(view)
-if view.config.heads == 1:
+page = run_order.setup(__file__)
+config = page.call(several_heads, page.config.replace(dropout=0.0), page.embeddings.d_in)
+trace = page.call(run_attention, page.embeddings, config) if config is not None else None
+trace = trace or page.trace
+views.show_header(
+    page,
+    "7 · Multi-head attention",
+    "Each head runs the same attention on its own slice of the queries, keys and values, so "
+    "each can attend to different tokens. Switch the layout under *More settings* in the "
+    "sidebar: one wide projection cut into heads (the book's MultiHeadAttention), or "
+    "independent heads put side by side (the book's MultiHeadAttentionWrapper).",
+)
+if page.config.heads == 1 and trace.num_heads > 1:
     st.info(
-        f"The sidebar asks for 1 head; this page shows {trace.num_heads} heads with "
-        f"d_out = {config.d_out}. Choose heads in the sidebar to see your own."
+        f"The sidebar asks for 1 head; this page shows {trace.num_heads} heads with d_out = "
+        f"{trace.config.d_out}. Choose heads in the sidebar to see your own.",
+        icon=":material/info:",
     )
-if not view.present:
-    layout = (
-        "one wide projection of width d_out cut into heads of "
-        f"{trace.head_dim} column{'s' if trace.head_dim > 1 else ''} each, then an output "
-        "projection W_out"
-        if config.heads_layout == "split"
-        else f"independent heads, each with its own {trace.head_dim}-wide W_query, W_key and "
-        "W_value, whose outputs are simply put side by side"
+elif trace.num_heads == 1:
+    st.info(
+        "Without projections the heads must divide the embedding width, and this matrix has "
+        "only one number per token: one head is all there is.",
+        icon=":material/info:",
     )
-    st.markdown(
-        "Each head runs the same attention on its own slice of the queries, keys and values, "
-        f"so each can attend to different tokens. Layout *{config.heads_layout}*: {layout}. "
-        "Switch layouts under *More settings* in the sidebar."
-    )
-
+labels = page.labels
 st.subheader("One weights heatmap per head")
-columns = st.columns(min(trace.num_heads, 4))
+per_row = min(trace.num_heads, 4)
+columns = st.columns(per_row)
 for head in range(trace.num_heads):
-    with columns[head % len(columns)]:
+    with columns[head % per_row]:
         views.show_heatmap(
-            trace.weights[head],
-            labels,
-            labels,
-            kind="weights",
-            title=f"head {head + 1}",
-            key=f"hm_head_{head}",
-            present=view.present,
-            max_width=260,
+            page,
+            views.weights_heatmap(page, trace, head, title=f"head {head + 1}"),
+            f"hm_head_{head}",
+            max_width=views.CONTENT_WIDTH // per_row,
         )
 
 st.subheader("Merge the heads, then mix them")
-merged, projection, output = st.columns(3)
 width = trace.context.shape[1]
-with merged:
-    st.markdown("**heads side by side**")
-    lesson.show_table(
-        trace.context,
-        labels,
-        [f"h{c // trace.head_dim + 1}·{c % trace.head_dim + 1}" for c in range(width)],
-    )
-with projection:
-    st.markdown("**W_out**" if trace.W_out is not None else "**no output projection**")
-    if trace.W_out is not None:
-        lesson.show_table(
-            trace.W_out,
-            [f"in {i + 1}" for i in range(width)],
-            [f"out {j + 1}" for j in range(width)],
-        )
-with output:
-    st.markdown("**output = heads · W_out**")
-    lesson.show_table(trace.output, labels, [f"z{c + 1}" for c in range(width)])
+head_dim = trace.head_dim
+merged_names = [f"h{c // head_dim + 1}·{c % head_dim + 1}" for c in range(width)]
 views.show_heatmap(
-    trace.mean_weights,
-    labels,
-    labels,
-    kind="weights",
-    title="weights averaged over heads (what nn.MultiheadAttention returns)",
-    key="hm_mean",
-    present=view.present,
-    max_width=320,
+    page,
+    charts.Heatmap(
+        views.matrix_values(trace.context),
+        labels,
+        merged_names,
+        kind="values",
+        title="the heads' outputs side by side",
+        description=f"The {trace.num_heads} heads' outputs side by side: {width} numbers.",
+    ),
+    "hm_merged",
+)
+if trace.W_out is not None:
+    views.show_heatmap(
+        page,
+        views.vectors_heatmap(
+            page,
+            trace.output,
+            "z",
+            "output = heads · W_out",
+            f"The output after the output projection: {width} numbers per token.",
+        ),
+        "hm_output",
+    )
+else:
+    st.caption("No output projection in this layout: the output is the heads side by side.")
+views.show_heatmap(
+    page,
+    charts.Heatmap(
+        views.matrix_values(trace.mean_weights),
+        labels,
+        labels,
+        kind="weights",
+        title="weights averaged over heads (what nn.MultiheadAttention returns)",
+        description="The attention weights averaged over the heads.",
+        scale=page.settings["weight_scale"],
+    ),
+    "hm_mean",
 )
 
 st.subheader("Checked live against PyTorch")
-check = check_against_torch(trace)
-rows = [
-    ("F.scaled_dot_product_attention, per head", check.sdpa_max_diff, check.sdpa_reason),
-    (
-        "nn.MultiheadAttention, our W copied in",
-        check.mha_copied_max_diff,
-        check.mha_reason
-        or (
-            ""
-            if check.mha_copied_max_diff is not None
-            else "needs d_in ≤ d_out to copy W_query, W_key, W_value"
+check = page.call(check_against_torch, trace)
+if check is not None:
+    copied_reason = check.mha_reason or (
+        "" if check.mha_copied_max_diff is not None else "needs d_in ≤ d_out to copy the weights"
+    )
+    rows = [
+        ("F.scaled_dot_product_attention, per head", check.sdpa_max_diff, check.sdpa_reason),
+        ("nn.MultiheadAttention, our weights copied in", check.mha_copied_max_diff, copied_reason),
+        (
+            "nn.MultiheadAttention, identity bypass (seed 001)",
+            check.mha_bypass_max_diff,
+            check.mha_reason,
         ),
-    ),
-    (
-        "nn.MultiheadAttention, identity bypass (seed 001)",
-        check.mha_bypass_max_diff,
-        check.mha_reason,
-    ),
-]
-st.dataframe(
-    pd.DataFrame(
-        [
-            {
-                "reference": name,
-                "max |Δ|": "—" if diff is None else f"{diff:.1e}",
-                "result": ("✓" if diff < MATCH_TOLERANCE else "✗") if diff is not None else reason,
-            }
-            for name, diff, reason in rows
-        ]
-    ),
-    hide_index=True,
-)
-if not view.present:
+    ]
+    st.markdown(
+        tables.markdown_table(
+            ["reference", "largest difference", "result"],
+            [
+                [
+                    name,
+                    "—" if diff is None else f"{diff:.1e}",
+                    ("✓" if diff < MATCH_TOLERANCE else "✗") if diff is not None else reason,
+                ]
+                for name, diff, reason in rows
+            ],
+            labelled_rows=False,
+        )
+    )
+if not page.present:
     st.markdown(
         "The identity bypass is seed 001's trick: set nn.MultiheadAttention's input projection "
         "to three stacked identity matrices and feed it our own queries, keys and values, so "
-        "only the attention itself is compared. Note that nn.MultiheadAttention's boolean mask "
+        "that only the attention itself is compared. nn.MultiheadAttention's boolean mask "
         "means *may not attend*, the opposite of F.scaled_dot_product_attention's."
     )
-lesson.predict(
+views.predict(
     "Is the head-averaged weights matrix the attention of any single head?",
     "No. It is only a summary: each head mixes its own value slice with its own weights, and "
     "the output projection then mixes the heads. Averaging the weights loses which head "
     "attended where.",
     key="multihead_average",
 )
-components.finish()
+views.finish(page)

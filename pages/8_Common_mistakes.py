@@ -3,26 +3,26 @@
 import streamlit as st
 
 from attention_core.lessons import common_mistakes
-from ui import components, lesson, state, views
+from ui import charts, views
+from ui import page as run_order
 
 MISTAKES = {
     "sqrt_d_in": (
         "Scaling by √d_in instead of √d_k",
-        "Seed 000's first class divides by the square root of the *input* width. The scale "
-        "must follow the keys' width d_k = d_out / heads, which is what the dot products sum "
-        "over.",
+        "Seed 000's first class divides by the square root of the *input* width. The scale must "
+        "follow the keys' width d_k, which is what the dot products sum over.",
     ),
     "num_tokens": (
         "Dividing by the number of tokens",
         "Seed 000's masked example divides the scores by keys.shape[0], the number of tokens, "
-        "instead of by √d_k (keys.shape[-1]). The row length has nothing to do with the size "
-        "of a dot product, and with more tokens the weights wash out towards uniform.",
+        "instead of by √d_k (keys.shape[-1]). The length of a row has nothing to do with the "
+        "size of a dot product, and with more tokens the weights wash out towards uniform.",
     ),
     "hardcoded_dropout": (
         "A dropout rate hard-coded instead of the argument",
-        "Seeds 000 and 002 build nn.Dropout(0.5) (or 0.3) inside the module whatever dropout "
-        "rate is passed to it, so asking for dropout 0 still drops half the weights in "
-        "training. Use the argument.",
+        "Seeds 000 and 002 build nn.Dropout(0.5) (or 0.3) inside the module whatever dropout rate "
+        "is passed to it, so asking for dropout 0 still drops half the weights in training. "
+        "Use the argument.",
     ),
     "multiply_mask": (
         "Masking by multiplying the scores before softmax",
@@ -39,51 +39,60 @@ MISTAKES = {
     "wrong_module": (
         "Printing the wrong module's output",
         "Seed 000 builds SelfAttentionV2 and then prints sa_V1(inputs), so the “V2” numbers it "
-        "shows are V1's. Here: the output of the other initialisation (torch.rand vs "
-        "nn.Linear) beside the one you configured.",
+        "shows are V1's. Here: the output of the other initialisation (torch.rand vs nn.Linear) "
+        "beside the one you configured.",
     ),
 }
 
-components.page_setup("Common mistakes", ":material/bug_report:")
-view = state.view()
-runs = common_mistakes(view.embeddings, view.config)
-labels = views.labels_of(components.compute(view))
-
-st.title("8 · Common mistakes, live")
-components.show_messages(view)
-if not view.present:
-    st.markdown(
-        "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
-        "runs here on your matrix and settings, beside the correct version, with the "
-        "difference in the third heatmap (orange and blue cells are where they disagree)."
-    )
+page = run_order.setup(__file__)
+runs = page.call(common_mistakes, page.embeddings, page.config) or []
+labels = page.labels
+views.show_header(
+    page,
+    "8 · Common mistakes, live",
+    "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
+    "runs here on your matrix and settings (with one head), beside the correct version, with "
+    "the difference in the third heatmap: blue and orange cells are where they disagree.",
+)
 for index, run in enumerate(runs):
     title, explanation = MISTAKES[run.key]
     with st.expander(
-        f"{index + 1}. {title} — outputs differ by up to {run.max_diff:.4f}", expanded=index == 0
-    ):
-        if not view.present:
+        f"{index + 1}. {title}: the outputs differ by up to {page.number(run.max_diff)}",
+        expanded=index == 0,
+        key=f"mistake_{run.key}",
+        on_change="rerun",
+    ) as section:
+        if not section.open:
+            continue
+        if not page.present:
             st.markdown(explanation)
         views.show_side_by_side(
+            page,
             [
-                views.Panel("the mistake", f"hm_wrong_{run.key}", run.wrong_weights[0]),
-                views.Panel("correct", f"hm_right_{run.key}", run.right_weights[0]),
-                views.Panel(
-                    "difference (mistake − correct)",
-                    f"hm_delta_{run.key}",
-                    run.weight_difference[0],
-                    kind="scores",
-                    decimals=3,
-                ),
+                (
+                    charts.Heatmap(
+                        views.matrix_values(matrix[0]),
+                        labels,
+                        labels,
+                        kind=kind,
+                        title=name,
+                        description=f"{name.capitalize()}: weights, {len(labels)} × {len(labels)}.",
+                        scale=page.settings["weight_scale"],
+                    ),
+                    f"hm_{suffix}_{run.key}",
+                )
+                for matrix, kind, name, suffix in (
+                    (run.wrong_weights, "weights", "the mistake", "wrong"),
+                    (run.right_weights, "weights", "correct", "right"),
+                    (run.weight_difference, "difference", "mistake − correct", "delta"),
+                )
             ],
-            labels,
-            view.present,
         )
-lesson.predict(
+views.predict(
     "Which of these mistakes would a unit test that only checks output shapes catch?",
     "None of them: every wrong version returns tensors of exactly the right shape. Only tests "
     "that compare numbers (with known values, or against torch.nn.functional."
     "scaled_dot_product_attention) catch them, which is how this app's core is tested.",
     key="mistakes_shapes",
 )
-components.finish()
+views.finish(page)

@@ -1,214 +1,376 @@
-"""Chart builders: plain data in, an Altair or Plotly figure out. No st.* calls (unit-testable)."""
+"""Chart builders: plain data in, a Vega-Lite dict (or a Plotly figure) out. No st.* calls.
+
+Heatmaps size themselves from what they print: the cell width comes from the longest number
+at the chosen decimals and the font size, the label column from the longest label, and the
+font shrinks (down to ``MIN_FONT``) until the chart fits the width it is given. Every chart
+carries a ``description`` (its text alternative); layers that repeat what the text says are
+hidden from assistive technology. Data travels inside the spec (nested in a layer, so
+Streamlit does not convert it to Arrow).
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-import altair as alt
-import pandas as pd
 import plotly.graph_objects as go
 
-MASKED_GREY = "#c8c8c8"
-# Streamlit's default autosize "fit" squeezes axes and cells into the width given to the plot;
-# "pad" keeps the cell sizes computed here (they are chosen to fit the column).
-PAD = {"type": "pad", "contains": "padding"}
-TEXT_LIMIT = 16  # past this many tokens, cells carry no printed numbers
+from attention_core.formatting import format_number
+from ui import colors, safe
+
+MASKED_GREY = "#d9d9d9"
+DROPPED_RED = "#c0392b"
+FONT = {False: 13, True: 17}  # normal and presentation mode
+MIN_FONT = 9
+LABEL_CHARS = 20  # the longest label a chart prints in full
+TEXT_LIMIT = 16  # past this many rows or columns, cells carry no printed numbers
+# Width of a character in units of the font size (a sans-serif font, rounded up).
+_WIDTHS = {".": 0.3, ",": 0.3, "-": 0.4, " ": 0.3, "−": 0.62, "∞": 0.8, "✕": 0.85}
 
 
-def _label_width(labels: Sequence[str], font: int) -> int:
-    return min(110, int(0.62 * font * max((len(label) for label in labels), default=1)) + 12)
+def text_width(text: str, font: float) -> float:
+    """A generous estimate of ``text``'s width in pixels at ``font`` pixels."""
+    units = 0.0
+    for ch in text:
+        if ch in _WIDTHS:
+            units += _WIDTHS[ch]
+        elif ch.isascii():
+            units += 0.62
+        else:
+            units += 1.05  # wide scripts and symbols
+    return units * font
 
 
-def cell_size(rows: Sequence[str], columns: int, present: bool, max_width: int) -> int:
-    """Square cells as large as fit: the chart must not be wider than its column."""
-    base = 58 if present else 46
-    room = max_width - _label_width(rows, _font(present))
-    return max(14, min(base, int(room / max(columns, 1))))
+@dataclass(frozen=True)
+class Heatmap:
+    """What one heatmap shows.
+
+    ``kind`` is ``weights`` (a sequential scale, ``fixed`` 0..1 or ``fitted`` to the numbers),
+    or ``scores``, ``values`` or ``difference`` (a diverging scale centred at 0). Masked cells
+    are grey and read −∞ in a scores heatmap; dropped cells read ✕; a cell that is not a
+    number (0/0 or ∞/∞ in a pitfall) reads "undef." on grey with a red outline.
+    """
+
+    values: Sequence[Sequence[float]]
+    rows: Sequence[str]
+    columns: Sequence[str]
+    kind: str
+    title: str
+    description: str
+    masked: Sequence[Sequence[bool]] | None = None
+    dropped: Sequence[Sequence[bool]] | None = None
+    scale: str = "fitted"
 
 
-def _font(present: bool) -> int:
-    return 17 if present else 12
+@dataclass(frozen=True)
+class Geometry:
+    """The sizes a heatmap was given (pixels)."""
+
+    font: int
+    cell_width: int
+    cell_height: int
+    label_width: int
+    total_width: int
 
 
-def _cells(
-    matrix: Sequence[Sequence[float]],
-    rows: Sequence[str],
-    columns: Sequence[str],
-    masked: Sequence[Sequence[bool]] | None,
-    dropped: Sequence[Sequence[bool]] | None,
-    decimals: int,
-) -> list[dict[str, object]]:
+def _cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: int) -> str:
+    if masked:
+        return "−∞" if kind == "scores" else format_number(0.0, decimals)
+    if dropped:
+        return "✕"
+    if not math.isfinite(value):
+        return "undef."
+    return format_number(value, decimals)
+
+
+def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
     records = []
-    for i, row in enumerate(matrix):
+    for i, row in enumerate(heatmap.values):
         for j, value in enumerate(row):
-            is_masked = bool(masked[i][j]) if masked is not None else False
-            is_dropped = bool(dropped[i][j]) if dropped is not None else False
+            masked = bool(heatmap.masked[i][j]) if heatmap.masked is not None else False
+            dropped = bool(heatmap.dropped[i][j]) if heatmap.dropped is not None else False
             finite = math.isfinite(value)
-            if is_masked:
-                text = "−∞"
-            elif not finite:
-                text = "NaN" if math.isnan(value) else ("∞" if value > 0 else "−∞")
-            else:
-                text = f"{value:.{decimals}f}" + (" ✕" if is_dropped else "")
+            text = _cell_text(value, masked, dropped, heatmap.kind, decimals)
+            state = "masked" if masked else ("shown" if finite else "undefined")
             records.append(
                 {
-                    "row": rows[i],
-                    "column": columns[j],
-                    "value": value if finite and not is_masked else None,
+                    "row": heatmap.rows[i],
+                    "column": heatmap.columns[j],
+                    "value": value if state == "shown" else None,
                     "text": text,
-                    "state": "masked" if is_masked or not finite else "shown",
-                    "dropped": is_dropped,
+                    "state": state,
+                    "dropped": dropped,
+                    "desc": f"{heatmap.rows[i]}, {heatmap.columns[j]}: {text}",
                 }
             )
     return records
 
 
-def make_heatmap(
-    matrix: Sequence[Sequence[float]],
-    rows: Sequence[str],
-    columns: Sequence[str],
-    *,
-    kind: str,
-    title: str,
-    masked: Sequence[Sequence[bool]] | None = None,
-    dropped: Sequence[Sequence[bool]] | None = None,
-    present: bool = False,
-    decimals: int = 2,
-    max_width: int = 300,
-    max_cell: int | None = None,
-) -> dict:
-    """A Vega-Lite heatmap: layered rect and text marks, rows and columns in token order.
+def _domain(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[list[float], tuple]:
+    shown = [float(r["value"]) for r in records if r["value"] is not None]  # type: ignore[arg-type]
+    if heatmap.kind == "weights":
+        if heatmap.scale == "fixed" or not shown:
+            low, high = 0.0, 1.0
+        else:
+            low, high = min(shown), max(shown)
+            if high - low < 1e-9:
+                low, high = low - 0.5, high + 0.5
+        return colors.spread(low, high, 5), colors.SEQUENTIAL
+    extent = max((abs(v) for v in shown), default=1.0) or 1.0
+    return colors.spread(-extent, extent, 5), colors.DIVERGING
 
-    ``kind`` is ``weights`` (fixed 0..1 viridis scale), ``scores`` or ``values`` (diverging,
-    centred at 0). Masked cells are grey and read −∞; dropped cells are outlined and marked ✕.
-    The spec is built as a plain dict: building the same layers through Altair objects and
-    validating them cost ~40 ms per chart, eight times a whole baseline rerun (bench/).
+
+def geometry(
+    heatmap: Heatmap, texts: Sequence[str], present: bool, max_width: int
+) -> tuple[Geometry, bool]:
+    """Cell and label sizes from the printed text; the font shrinks until the chart fits.
+
+    Columns are made wide enough for their labels when that fits; otherwise the labels are
+    tilted. Returns the geometry and whether the column labels are tilted.
     """
-    records = _cells(matrix, rows, columns, masked, dropped, decimals)
-    size = cell_size(rows, len(columns), present, max_width)
-    size = min(size, max_cell) if max_cell else size
-    font = _font(present)
-    wide = max(len(c) for c in columns) * 0.62 * font > size
-    scale, text_test = _scale(kind, records)
+    font = FONT[present]
+    rows = [safe.plain(label, LABEL_CHARS) for label in heatmap.rows]
+    columns = [safe.plain(label, LABEL_CHARS) for label in heatmap.columns]
+    while True:
+        numbers = max(text_width(t, font) for t in texts) + 0.9 * font
+        header = max(text_width(c, font) for c in columns) + 0.6 * font
+        label_width = math.ceil(max(text_width(label, font) for label in rows) + 8)
+        for cell, tilt in ((max(numbers, header), False), (numbers, True)):
+            cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
+            total = label_width + cell_width * len(columns) + 12
+            if total <= max_width:
+                return Geometry(font, cell_width, math.ceil(2.1 * font), label_width, total), tilt
+        if font <= MIN_FONT:
+            return Geometry(font, cell_width, math.ceil(2.1 * font), label_width, total), tilt
+        font -= 1
+
+
+def make_heatmap(
+    heatmap: Heatmap, *, decimals: int, present: bool = False, max_width: int = 600
+) -> dict:
+    """A Vega-Lite heatmap: layered rect and text marks, rows and columns in token order."""
+    records = _records(heatmap, decimals)
+    for record in records:
+        record["row"] = safe.plain(record["row"], LABEL_CHARS)
+        record["column"] = safe.plain(record["column"], LABEL_CHARS)
+    rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
+    columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
+    size, tilt = geometry(heatmap, [str(r["text"]) for r in records], present, max_width)
+    domain, stops = _domain(heatmap, records)
+    for record in records:
+        background = (
+            colors.interpolate(stops, domain, float(record["value"]))  # type: ignore[arg-type]
+            if record["state"] == "shown"
+            else MASKED_GREY
+        )
+        record["ink"] = colors.ink(background)
+    printed = len(rows) <= TEXT_LIMIT and len(columns) <= TEXT_LIMIT
+    plot_width = size.cell_width * len(columns)
+    return {
+        "autosize": {"type": "pad", "contains": "padding"},
+        "description": safe.plain(heatmap.description, 300),
+        "width": plot_width,
+        "height": size.cell_height * len(rows),
+        "title": {
+            "text": safe.plain(heatmap.title, 80),
+            "fontSize": size.font + 3,
+            "anchor": "start",
+            "limit": max(plot_width + size.label_width, 160),
+        },
+        "layer": [
+            {
+                "data": {"values": records},
+                "encoding": {
+                    "x": {
+                        "field": "column",
+                        "type": "nominal",
+                        "sort": columns,
+                        "title": None,
+                        "axis": {
+                            "orient": "top",
+                            "labelAngle": -45 if tilt else 0,
+                            "labelAlign": "left" if tilt else "center",
+                            "labelOverlap": False,
+                            "labelLimit": size.label_width,
+                        },
+                    },
+                    "y": {
+                        "field": "row",
+                        "type": "nominal",
+                        "sort": rows,
+                        "title": None,
+                        "axis": {"labelOverlap": False, "labelLimit": size.label_width},
+                    },
+                },
+                "layer": _heatmap_layers(heatmap, records, domain, stops, size, printed, decimals),
+            }
+        ],
+        "config": {
+            "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
+            "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
+            "view": {"strokeWidth": 0},
+        },
+    }
+
+
+def _heatmap_layers(
+    heatmap: Heatmap,
+    records: list[dict[str, object]],
+    domain: list[float],
+    stops: tuple,
+    size: Geometry,
+    printed: bool,
+    decimals: int,
+) -> list[dict]:
+    legend_title = {"weights": "weight", "scores": "score", "difference": "B − A"}.get(
+        heatmap.kind, "value"
+    )
     layers: list[dict] = [
         {
             "transform": [{"filter": "datum.state == 'shown'"}],
-            "mark": {"type": "rect", "stroke": "white", "strokeWidth": 1},
+            "mark": {"type": "rect", "stroke": "white", "strokeWidth": 1, "aria": False},
             "encoding": {
-                "color": {"field": "value", "type": "quantitative", "scale": scale, "legend": None},
+                "color": {
+                    "field": "value",
+                    "type": "quantitative",
+                    "scale": {
+                        "domain": domain,
+                        "range": list(stops),
+                        "interpolate": "rgb",
+                        "clamp": True,
+                    },
+                    "legend": {
+                        "title": legend_title,
+                        "orient": "bottom",
+                        "direction": "horizontal",
+                        "gradientLength": max(80, min(220, size.cell_width * len(heatmap.columns))),
+                        "format": f".{min(decimals, 2)}f",
+                        "tickCount": 3,
+                    },
+                },
                 "tooltip": [
-                    {"field": "row", "title": "query"},
-                    {"field": "column", "title": "key"},
-                    {"field": "value", "type": "quantitative", "format": ".4f"},
+                    {"field": "row", "title": "row"},
+                    {"field": "column", "title": "column"},
+                    {"field": "text", "title": "value"},
                 ],
             },
-        },
-        {
-            "transform": [{"filter": "datum.state == 'masked'"}],
-            "mark": {"type": "rect", "color": MASKED_GREY, "stroke": "white", "strokeWidth": 1},
-        },
+        }
     ]
-    if any(record["dropped"] for record in records):
+    if any(r["state"] != "shown" for r in records):
         layers.append(
             {
-                "transform": [{"filter": "datum.dropped"}],
-                "mark": {"type": "rect", "fillOpacity": 0, "stroke": "#d62728", "strokeWidth": 2.5},
-            }
-        )
-    if len(rows) <= TEXT_LIMIT and len(columns) <= TEXT_LIMIT:
-        layers.append(
-            {
-                "mark": {"type": "text", "fontSize": font - (1 if decimals > 2 else 0)},
-                "encoding": {
-                    "text": {"field": "text", "type": "nominal"},
-                    "color": {"condition": {"test": text_test, "value": "white"}, "value": "black"},
+                "transform": [{"filter": "datum.state != 'shown'"}],
+                "mark": {
+                    "type": "rect",
+                    "color": MASKED_GREY,
+                    "stroke": "white",
+                    "strokeWidth": 1,
+                    "aria": False,
                 },
             }
         )
-    return {
-        "autosize": PAD,
-        "width": size * len(columns),
-        "height": size * len(rows),
-        "title": {"text": title, "fontSize": font + 3, "anchor": "start"},
-        "data": {"values": records},
-        "encoding": {
-            "x": {
-                "field": "column",
-                "type": "nominal",
-                "sort": list(columns),
-                "title": None,
-                "axis": {"orient": "top", "labelAngle": -40 if wide else 0, "labelOverlap": False},
-            },
-            "y": {
-                "field": "row",
-                "type": "nominal",
-                "sort": list(rows),
-                "title": None,
-                "axis": {"labelOverlap": False},
-            },
-        },
-        "layer": layers,
-        "config": {"axis": {"labelFontSize": font, "labelLimit": 110}, "view": {"strokeWidth": 0}},
-    }
-
-
-def _scale(kind: str, records: list[dict[str, object]]) -> tuple[dict, str]:
-    """The colour scale and the test for printing white text on dark cells."""
-    if kind == "weights":
-        # Fixed 0..1 so colours mean the same on every page; values past 1 (dropout) saturate.
-        return (
-            {"scheme": "viridis", "domain": [0, 1], "clamp": True},
-            "datum.value !== null && datum.value < 0.55",
+    outlined = [r for r in records if r["dropped"] or r["state"] == "undefined"]
+    if outlined:
+        layers.append(
+            {
+                "transform": [{"filter": "datum.dropped || datum.state == 'undefined'"}],
+                "mark": {
+                    "type": "rect",
+                    "fillOpacity": 0,
+                    "stroke": DROPPED_RED,
+                    "strokeWidth": 2,
+                    "aria": False,
+                },
+            }
         )
-    values = [abs(r["value"]) for r in records if r["value"] is not None]
-    extent = max(values, default=1.0) or 1.0
-    return (
-        {"scheme": "blueorange", "domain": [-extent, extent], "domainMid": 0},
-        f"datum.value !== null && abs(datum.value) > {0.62 * extent}",
-    )
+    if printed:
+        for ink in (colors.BLACK, colors.WHITE):  # each cell's text in its contrasting colour
+            layers.append(
+                {
+                    "transform": [{"filter": f"datum.ink == '{ink}'"}],
+                    "mark": {"type": "text", "fontSize": size.font, "color": ink, "aria": True},
+                    "encoding": {
+                        "text": {"field": "text", "type": "nominal"},
+                        "description": {"field": "desc", "type": "nominal"},
+                    },
+                }
+            )
+    return layers
 
 
 def make_weight_bars(
-    weights: Sequence[float], labels: Sequence[str], *, title: str, present: bool = False
+    weights: Sequence[float],
+    labels: Sequence[str],
+    *,
+    title: str,
+    description: str,
+    decimals: int,
+    present: bool = False,
 ) -> dict:
     """Horizontal bars of one query's weights, with the numbers printed (a Vega-Lite dict)."""
-    font = _font(present)
-    top = max(1.0, max(weights, default=0.0))
+    font = FONT[present]
+    labels = [safe.plain(label, LABEL_CHARS) for label in labels]
+    top = max(1.0, max((w for w in weights if math.isfinite(w)), default=0.0))
+    records = [
+        {
+            "key": label,
+            "weight": weight if math.isfinite(weight) else 0.0,
+            "text": format_number(weight, decimals),
+            "desc": f"{label}: {format_number(weight, decimals)}",
+        }
+        for label, weight in zip(labels, weights, strict=True)
+    ]
+    room = max(text_width(r["text"], font) for r in records) + 10
     return {
-        "autosize": PAD,
-        "width": 240,
-        "height": max(120, 26 * len(labels)),
-        "title": {"text": title, "fontSize": font + 3, "anchor": "start"},
-        "data": {"values": [{"key": k, "weight": w} for k, w in zip(labels, weights, strict=True)]},
-        "encoding": {
-            "x": {
-                "field": "weight",
-                "type": "quantitative",
-                "scale": {"domain": [0, top]},
-                "title": "weight",
-            },
-            "y": {"field": "key", "type": "nominal", "sort": list(labels), "title": None},
-            "tooltip": [
-                {"field": "key"},
-                {"field": "weight", "type": "quantitative", "format": ".4f"},
-            ],
-        },
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "description": safe.plain(description, 300),
+        "width": "container",
+        "height": max(100, math.ceil(font * 2) * len(labels)),
+        "title": {"text": safe.plain(title, 80), "fontSize": font + 3, "anchor": "start"},
         "layer": [
-            {"mark": {"type": "bar", "color": "#3b528b"}},
             {
-                "mark": {
-                    "type": "text",
-                    "align": "left",
-                    "dx": 4,
-                    "fontSize": font,
-                    "color": "black",
+                "data": {"values": records},
+                "encoding": {
+                    "y": {
+                        "field": "key",
+                        "type": "nominal",
+                        "sort": labels,
+                        "title": None,
+                        "axis": {"labelFontSize": font, "labelLimit": 160},
+                    },
+                    "x": {
+                        "field": "weight",
+                        "type": "quantitative",
+                        "scale": {"domain": [0, top]},
+                        "title": "weight",
+                        "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+                    },
                 },
-                "encoding": {"text": {"field": "weight", "type": "quantitative", "format": ".4f"}},
-            },
+                "layer": [
+                    {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
+                    {
+                        "mark": {
+                            "type": "text",
+                            "align": "left",
+                            "dx": 4,
+                            "fontSize": font,
+                            "color": "#000000",
+                            "aria": True,
+                        },
+                        "encoding": {
+                            "text": {"field": "text"},
+                            "description": {"field": "desc"},
+                        },
+                    },
+                ],
+            }
         ],
-        "config": {"axis": {"labelFontSize": font, "titleFontSize": font}},
+        "padding": {"right": math.ceil(room)},
     }
+
+
+LINE_COLORS = ("#1b9e77", "#d95f02", "#7570b3")  # Dark2: distinguishable without red-green
 
 
 def make_line_chart(
@@ -217,30 +379,72 @@ def make_line_chart(
     y: str,
     y_title: str,
     title: str,
+    description: str,
     log_y: bool = False,
     present: bool = False,
-) -> alt.Chart:
-    """Lines of ``y`` against d (log axis), one per scaling label."""
-    data = pd.DataFrame.from_records(list(rows))
-    font = _font(present)
-    return (
-        alt.Chart(data)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("d:Q", scale=alt.Scale(type="log", base=2), title="key dimension d"),
-            y=alt.Y(f"{y}:Q", scale=alt.Scale(type="log") if log_y else alt.Scale(), title=y_title),
-            color=alt.Color("label:N", title="scores", scale=alt.Scale(scheme="dark2")),
-            tooltip=["d", "label", alt.Tooltip(f"{y}:Q", format=".4f")],
-        )
-        .properties(
-            autosize=alt.AutoSizeParams(**PAD),
-            width=360,
-            height=260,
-            title=alt.Title(title, fontSize=font + 3),
-        )
-        .configure_axis(labelFontSize=font, titleFontSize=font)
-        .configure_legend(labelFontSize=font, titleFontSize=font)
-    )
+) -> dict:
+    """Lines of ``y`` against d (log axis), one per scaling label, with a legend."""
+    font = FONT[present]
+    labels = list(dict.fromkeys(str(r["label"]) for r in rows))
+    return {
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "description": safe.plain(description, 300),
+        "width": "container",
+        "height": 220 if not present else 260,
+        "title": {"text": title, "fontSize": font + 3, "anchor": "start"},
+        "layer": [
+            {
+                "data": {"values": [dict(r) for r in rows]},
+                "mark": {"type": "line", "point": True, "aria": False},
+                "encoding": {
+                    "x": {
+                        "field": "d",
+                        "type": "quantitative",
+                        "scale": {"type": "log", "base": 2},
+                        "title": "key dimension d",
+                    },
+                    "y": {
+                        "field": y,
+                        "type": "quantitative",
+                        "scale": {"type": "log"} if log_y else {"zero": False},
+                        "title": y_title,
+                    },
+                    "color": {
+                        "field": "label",
+                        "type": "nominal",
+                        "sort": labels,
+                        "scale": {"domain": labels, "range": list(LINE_COLORS[: len(labels)])},
+                        "legend": {"title": "scores", "orient": "bottom"},
+                    },
+                    "tooltip": [
+                        {"field": "d"},
+                        {"field": "label"},
+                        {"field": y, "type": "quantitative", "format": ".4f"},
+                    ],
+                },
+            }
+        ],
+        "config": {
+            "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+            "legend": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+        },
+    }
+
+
+PALETTE = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#393b79",
+    "#637939",
+)
 
 
 def make_embedding_3d(
@@ -249,47 +453,37 @@ def make_embedding_3d(
     *,
     context: Sequence[float] | None = None,
     context_label: str = "",
+    decimals: int = 2,
     present: bool = False,
 ) -> go.Figure:
     """Tokens as arrows from the origin in 3D (first three dimensions; missing ones are 0).
 
-    Labels never contain markup (they are validated), so Plotly draws them as plain text.
+    Plotly reads a few HTML tags in its labels, so every label goes through ``safe.plotly``.
     """
-    palette = [
-        "#1f77b4",
-        "#ff7f0e",
-        "#2ca02c",
-        "#d62728",
-        "#9467bd",
-        "#8c564b",
-        "#e377c2",
-        "#7f7f7f",
-        "#bcbd22",
-        "#17becf",
-        "#393b79",
-        "#637939",
-    ]
     figure = go.Figure()
     arrows = [
-        (list(v), label, palette[i % len(palette)], "solid")
+        (list(v), label, PALETTE[i % len(PALETTE)], "solid")
         for i, (v, label) in enumerate(zip(vectors, labels, strict=True))
     ]
     if context is not None:
         arrows.append((list(context), context_label, "#000000", "dash"))
     for vector, label, colour, dash in arrows:
         x, y, z = ([*list(vector), 0.0, 0.0, 0.0])[:3]
+        name = safe.plotly(label)
+        where = ", ".join(format_number(v, decimals) for v in (x, y, z))
         figure.add_trace(
             go.Scatter3d(
                 x=[0, x],
                 y=[0, y],
                 z=[0, z],
                 mode="lines+text",
-                text=["", label],
+                text=["", name],
                 textposition="top center",
                 line={"color": colour, "width": 7, "dash": dash},
                 textfont={"size": 16 if present else 12, "color": colour},
-                name=label,
-                hovertemplate=f"({x:.2f}, {y:.2f}, {z:.2f})<extra></extra>",
+                name=name,
+                hovertext=["origin", f"{name}: ({where})"],
+                hoverinfo="text",
             )
         )
         figure.add_trace(

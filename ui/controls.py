@@ -1,4 +1,9 @@
-"""Widgets: draw the shared controls and record their values in ui.state."""
+"""Widgets drawn from the parameter table: the sidebar, the navigation, and lesson controls.
+
+A widget's key, label, help text, limits and choices all come from its row in
+``attention_core.params``; its value was settled before it is drawn (``ui.state.begin``), so
+no widget is given a value here.
+"""
 
 from __future__ import annotations
 
@@ -7,149 +12,98 @@ from typing import Any
 
 import streamlit as st
 
-from attention_core.config import SEED_MAX
-from attention_core.embeddings import PRESETS, display_labels
-from ui import state
+from attention_core.embeddings import display_labels
+from attention_core.param_spec import Param
+from attention_core.params import PARAMS
+from attention_core.settings import Settings, head_choices
+from ui import nav, safe
 
-PRESET_LABELS = {
-    "journey": "Your journey starts with one step (6 × 3)",
-    "nugues": "Seed 001 test matrix (3 × 4)",
-    "montreal": "I live in Montreal (4 × 8, random)",
-    "random": "Random (choose size)",
-}
-SCALING_LABELS = {"none": "none", "d": "÷ d_k", "sqrt_d": "÷ √d_k"}
-INIT_LABELS = {
-    "book": "torch.rand (book)",
-    "linear": "nn.Linear default",
-    "identity": "none: Q = K = V = X",
-}
-MASK_LABELS = {"none": "none", "causal": "causal (no peeking)", "padding": "padding"}
-NORM_LABELS = {
-    "softmax": "softmax (stable)",
-    "naive_softmax": "naive softmax",
-    "sum": "divide by row sum",
-    "none": "none (raw scores)",
-}
-STRATEGY_LABELS = {
-    "neg_inf": "−∞ before softmax",
-    "zero_renorm": "zero after, renormalise",
-    "zero_scores": "multiply scores by mask (pitfall)",
-    "zero_no_renorm": "zero after, no renormalise (pitfall)",
-}
+GROUPS = (
+    ("input", "Input"),
+    ("weights", "Weights"),
+    ("scores", "Scores"),
+    ("dropout", "Dropout"),
+)
+MORE = ("advanced", "view")
 
 
-def _widget(name: str, factory: Callable[..., Any], label: str, **kwargs: Any) -> Any:
-    options = kwargs.get("options")
-    value = factory(label, key=state.keyed(name, list(options) if options else None), **kwargs)
-    state.commit(name, value)
-    return value
+def widget(name: str, settings: Settings, **extra: Any) -> Any:
+    """Draw the widget of one parameter from its row in the table; returns its value."""
+    param = PARAMS[name]
+    common = {"key": name, "help": param.help, **extra}
+    if param.widget == "slider":
+        return st.slider(
+            param.label,
+            min_value=_num(param, param.low),
+            max_value=_num(param, param.high),
+            step=_num(param, param.step),
+            **common,
+        )
+    if param.widget == "number":
+        low, high = param.limits(settings.num_tokens)
+        return st.number_input(
+            param.label, min_value=int(low), max_value=int(high), step=1, **common
+        )
+    if param.widget == "toggle":
+        return st.toggle(param.label, **common)
+    options, format_func = _options(param, settings)
+    if param.widget == "radio":
+        return st.radio(param.label, options, format_func=format_func, horizontal=True, **common)
+    return st.selectbox(param.label, options, format_func=format_func, **common)
 
 
-def _labelled(labels: dict[str, str]) -> Callable[[str], str]:
-    return lambda key: labels.get(key, key)
+def _num(param: Param, value: float | None) -> float | int:
+    return float(value) if param.kind == "float" else int(value)  # type: ignore[arg-type]
 
 
-def sidebar_controls() -> None:
-    """Draw every shared control in the sidebar."""
+def _options(param: Param, settings: Settings) -> tuple[list[Any], Callable[[Any], str]]:
+    if param.kind == "choice":
+        return list(param.choices), param.choice_label
+    if param.name == "heads":
+        return head_choices(settings.values, settings.d_in), str
+    if param.name == "head":
+        return list(range(1, settings["heads"] + 1)), lambda h: f"head {h}"
+    if param.tokens == "index":
+        labels = display_labels(settings.tokens)
+        return (
+            list(range(1, settings.num_tokens + 1)),
+            lambda i: f"x({i}) {safe.plain(labels[i - 1], 24)}",
+        )
+    low, high = param.limits(settings.num_tokens)
+    return list(range(int(low), int(high) + 1)), str
+
+
+def _shown(param: Param, settings: Settings) -> bool:
+    if not param.widget or param.scope == "lesson":
+        return False
+    if param.only_when is None:
+        return True
+    other, wanted = param.only_when
+    return settings[other] == wanted
+
+
+def sidebar(settings: Settings, links: dict[str, dict[str, str]]) -> None:
+    """The navigation and every shared control, grouped as the table groups them."""
     with st.sidebar:
-        st.toggle("Presentation mode", key=state.present_key(), help="Larger type, less prose.")
-        _input_controls()
-        _weight_controls()
-        _score_controls()
-        _dropout_controls()
+        navigation(links)
+        widget("present", settings)
+        for group, title in GROUPS:
+            st.subheader(title)
+            for name, param in PARAMS.items():
+                if param.group == group and _shown(param, settings):
+                    widget(name, settings)
         with st.expander("More settings"):
-            _advanced_controls()
+            for group in MORE:
+                for name, param in PARAMS.items():
+                    if param.group == group and _shown(param, settings) and name != "present":
+                        widget(name, settings)
 
 
-def _input_controls() -> None:
-    st.subheader("Input")
-    preset = _widget(
-        "preset", st.selectbox, "Preset", options=PRESETS, format_func=_labelled(PRESET_LABELS)
-    )
-    if preset == "random":
-        left, right = st.columns(2)
-        with left:
-            _widget("num_tokens", st.number_input, "tokens", min_value=1, max_value=12, step=1)
-        with right:
-            _widget("d_in", st.number_input, "dims", min_value=1, max_value=16, step=1)
-    tokens, _ = state.matrix()
-    labels = display_labels(tokens)
-    _widget(
-        "query",
-        st.selectbox,
-        "Focus on query",
-        options=list(range(1, len(tokens) + 1)),
-        format_func=lambda i: f"x({i}) {labels[i - 1]}",
-        help="The token whose numbers are explained step by step.",
-    )
+def navigation(links: dict[str, dict[str, str]]) -> None:
+    """The pages as links with icons, the home page named Playground.
 
-
-def _weight_controls() -> None:
-    st.subheader("Weights")
-    _widget("d_out", st.slider, "d_out (width of q, k, v)", min_value=1, max_value=8)
-    _widget(
-        "init",
-        st.selectbox,
-        "W_query, W_key, W_value",
-        options=list(INIT_LABELS),
-        format_func=_labelled(INIT_LABELS),
-    )
-    _widget("seed", st.number_input, "seed", min_value=0, max_value=SEED_MAX, step=1)
-    _widget(
-        "heads",
-        st.selectbox,
-        "heads",
-        options=list(range(1, 9)),
-        help="d_out must be divisible by the number of heads.",
-    )
-
-
-def _score_controls() -> None:
-    st.subheader("Scores")
-    _widget(
-        "scaling",
-        st.radio,
-        "scale scores",
-        options=list(SCALING_LABELS),
-        horizontal=True,
-        format_func=_labelled(SCALING_LABELS),
-    )
-    mask = _widget(
-        "mask", st.selectbox, "mask", options=list(MASK_LABELS), format_func=_labelled(MASK_LABELS)
-    )
-    if mask == "padding":
-        tokens, _ = state.matrix()
-        _widget(
-            "padding", st.slider, "padding tokens at the end", min_value=0, max_value=len(tokens)
-        )
-
-
-def _dropout_controls() -> None:
-    st.subheader("Dropout")
-    _widget("dropout", st.slider, "dropout rate p", min_value=0.0, max_value=0.9, step=0.05)
-    left, right = st.columns(2)
-    with left:
-        _widget("train", st.toggle, "training")
-    with right:
-        _widget(
-            "dropout_seed", st.number_input, "dropout seed", min_value=0, max_value=SEED_MAX, step=1
-        )
-
-
-def _advanced_controls() -> None:
-    _widget("scoring", st.radio, "scores", options=["dot", "cosine"], horizontal=True)
-    _widget(
-        "norm",
-        st.selectbox,
-        "normalise",
-        options=list(NORM_LABELS),
-        format_func=_labelled(NORM_LABELS),
-    )
-    _widget(
-        "mask_strategy",
-        st.selectbox,
-        "masking",
-        options=list(STRATEGY_LABELS),
-        format_func=_labelled(STRATEGY_LABELS),
-    )
-    _widget("heads_layout", st.radio, "heads layout", options=["split", "wrapper"], horizontal=True)
+    Each link carries the current settings, so that opening it in a new tab shows the same.
+    """
+    st.markdown("**Pages**")
+    for page in nav.PAGES:
+        st.page_link(page.path, label=page.title, icon=page.icon, query_params=links[page.key])

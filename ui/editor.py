@@ -1,51 +1,103 @@
-"""The embedding matrix as a table: build it for st.data_editor and validate what comes back.
+"""The embedding matrix as an editable table, and the browser's edits applied to it.
 
-``st.data_editor`` enforces its column limits only in the browser, so every value is checked
-again here, on the server, and a problem is reported by row and column.
+``st.data_editor`` sends its state as edits relative to the table it was drawn from:
+``{"edited_rows": {row: {column: value}}, "added_rows": [{column: value}],
+"deleted_rows": [row]}``. Its column limits are enforced only in the browser, so every value
+is checked again here, sizes first (a paste of thousands of rows costs nothing), and a problem
+is named by row and column.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from numbers import Real
 
 import pandas as pd
 
 from attention_core import AttentionInputError
-from attention_core.parsing import VALUE_LIMIT, check_label, parse_number
+from attention_core.params import MAX_TOKENS
+from attention_core.parsing import VALUE_LIMIT, check_label, echo, parse_number
 
 TOKEN_COLUMN = "token"
+NEW_LABEL = "new"  # what a row added in the grid is called until the learner names it
+Matrix = tuple[tuple[float, ...], ...]
 
 
-def to_frame(tokens: tuple[str, ...], rows: tuple[tuple[float, ...], ...]) -> pd.DataFrame:
+class TooLargeError(AttentionInputError):
+    """An edit that would make the matrix larger than the dashboard holds."""
+
+
+def column_names(width: int) -> list[str]:
+    """The value columns: d1, d2, ..."""
+    return [f"d{column + 1}" for column in range(width)]
+
+
+def to_frame(tokens: Sequence[str], rows: Matrix) -> pd.DataFrame:
     """A table with one row per token: its label, then one column per dimension."""
     width = len(rows[0]) if rows else 0
     data: dict[str, list[object]] = {TOKEN_COLUMN: list(tokens)}
-    for column in range(width):
-        data[f"d{column + 1}"] = [row[column] for row in rows]
+    for column, name in enumerate(column_names(width)):
+        data[name] = [row[column] for row in rows]
     return pd.DataFrame(data)
 
 
-def from_frame(
-    frame: pd.DataFrame, max_tokens: int
-) -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
-    """Validate an edited table and return its labels and rows.
+def apply_edits(
+    tokens: Sequence[str], rows: Matrix, edits: object
+) -> tuple[tuple[str, ...], Matrix]:
+    """The matrix after the browser's edits, validated.
 
     Raises:
+        TooLargeError: when the result would have more rows than the dashboard holds.
         AttentionInputError: naming the first bad cell (row and column) and what is wrong.
     """
-    count = len(frame)
-    if not 1 <= count <= max_tokens:
-        raise AttentionInputError(f"the matrix needs 1 to {max_tokens} tokens, not {count}")
-    value_columns = [c for c in frame.columns if c != TOKEN_COLUMN]
-    tokens, rows = [], []
-    for position, (_, record) in enumerate(frame.iterrows(), start=1):
-        tokens.append(_label(record.get(TOKEN_COLUMN), f"row {position}, token"))
-        rows.append(tuple(_number(record[c], f"row {position}, column {c}") for c in value_columns))
-    return tuple(tokens), tuple(rows)
+    if not isinstance(edits, Mapping):
+        return tuple(tokens), rows
+    deleted = {int(i) for i in edits.get("deleted_rows") or [] if _is_index(i, len(rows))}
+    added = list(edits.get("added_rows") or [])
+    count = len(rows) - len(deleted) + len(added)
+    if count > MAX_TOKENS:
+        raise TooLargeError(
+            f"the matrix holds at most {MAX_TOKENS} tokens; this change would make {count}, "
+            "so it was not applied"
+        )
+    if count < 1:
+        raise AttentionInputError("the matrix needs at least one token; the last one stays")
+    names = column_names(len(rows[0]))
+    edited = edits.get("edited_rows") or {}
+    new_tokens: list[str] = []
+    new_rows: list[tuple[float, ...]] = []
+    for index, (label, row) in enumerate(zip(tokens, rows, strict=True)):
+        if index in deleted:
+            continue
+        change = edited.get(index, edited.get(str(index), {})) or {}
+        position = len(new_rows) + 1
+        new_tokens.append(_label(change.get(TOKEN_COLUMN, label), position))
+        new_rows.append(_row(change, row, names, position))
+    for record in added:
+        position = len(new_rows) + 1
+        record = record if isinstance(record, Mapping) else {}
+        new_tokens.append(_label(record.get(TOKEN_COLUMN, NEW_LABEL), position))
+        new_rows.append(_row(record, (0.0,) * len(names), names, position))
+    return tuple(new_tokens), tuple(new_rows)
 
 
-def _label(raw: object, where: str) -> str:
+def _is_index(value: object, count: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < count
+
+
+def _row(
+    change: Mapping[str, object], row: Sequence[float], names: list[str], position: int
+) -> tuple[float, ...]:
+    values = []
+    for name, old in zip(names, row, strict=True):
+        raw = change.get(name, old)
+        values.append(_number(raw, f"row {position}, column {name}"))
+    return tuple(values)
+
+
+def _label(raw: object, position: int) -> str:
+    where = f"row {position}, token"
     if raw is None or (isinstance(raw, float) and math.isnan(raw)):
         raise AttentionInputError(f"{where} is empty: give the token a name")
     return check_label(str(raw), where)
@@ -57,16 +109,17 @@ def _number(raw: object, where: str) -> float:
     if isinstance(raw, Real):
         value = float(raw)
         if math.isnan(value):
-            raise AttentionInputError(f"{where} is empty or not a number")
+            raise AttentionInputError(f"{where} is empty: type a number")
         if not math.isfinite(value) or abs(value) > VALUE_LIMIT:
             raise AttentionInputError(
-                f"{where} must be between -{VALUE_LIMIT:g} and {VALUE_LIMIT:g}, not {raw}"
+                f"{where} must be between -{VALUE_LIMIT:g} and {VALUE_LIMIT:g}, "
+                f"not {echo(str(raw))[1:-1]}"
             )
         return value
     return parse_number(str(raw), where)
 
 
-def numbers_from_frame(frame: pd.DataFrame, name: str) -> tuple[tuple[float, ...], ...]:
+def numbers_from_frame(frame: pd.DataFrame, name: str) -> Matrix:
     """Validate a table of numbers only (a weight matrix); problems name the row and column."""
     rows = []
     for position, (_, record) in enumerate(frame.iterrows(), start=1):

@@ -1,217 +1,258 @@
-"""Views of one trace: heatmaps, queries/keys/values, the focused query and its formula."""
+"""Blocks every page draws from one trace: header, heatmaps, the focused query, Q/K/V.
+
+Each ``show_*`` draws one block with ``st`` calls; the numbers come from the trace (no tensor
+arithmetic here) and every number goes through the page's one format.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-import pandas as pd
 import streamlit as st
 import torch
 
 from attention_core import AttentionTrace
-from attention_core.embeddings import display_labels
-from attention_core.explain import context_terms
-from ui import charts
+from attention_core.params import PARAMS
+from ui import charts, controls, formulas, safe, state, tables
+from ui.page import Page
+
+SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
+CONTENT_WIDTH = 880  # the main column at 1280 × 720 with the sidebar open (pixels)
 
 
-def labels_of(trace: AttentionTrace) -> list[str]:
-    """Token labels made unique for charts."""
-    return display_labels(trace.tokens)
+def show_header(page: Page, title: str, intro: str = "") -> None:
+    """Title, what the page takes from the sidebar, the run's notices, and the introduction."""
+    st.title(title)
+    uses = f"Uses {page.info.uses}."
+    if page.info.ignores:
+        uses += f" Ignores {page.info.ignores}."
+    st.caption(uses)
+    show_notices(page)
+    if intro and not page.present:
+        st.markdown(intro)
+
+
+def show_notices(page: Page) -> None:
+    """Problems with the link, a clash between settings, or an edit that was refused."""
+    for text in page.notices:
+        st.warning(text, icon=":material/info:")
+
+
+def matrix_values(matrix: torch.Tensor) -> list[list[float]]:
+    """A 2-D tensor as nested floats (chart data)."""
+    return [[float(v) for v in row] for row in matrix.tolist()]
 
 
 def show_heatmap(
-    matrix: torch.Tensor,
-    rows: list[str],
-    columns: list[str],
-    *,
-    kind: str,
-    title: str,
-    key: str,
-    present: bool,
-    masked: torch.Tensor | None = None,
-    dropped: torch.Tensor | None = None,
-    decimals: int = 2,
-    max_width: int = 300,
-    max_cell: int | None = None,
+    page: Page, heatmap: charts.Heatmap, key: str, max_width: int = CONTENT_WIDTH
 ) -> None:
-    """One heatmap, drawn with a stable key."""
-    chart = charts.make_heatmap(
-        matrix.tolist(),
-        rows,
-        columns,
-        kind=kind,
+    """One heatmap, what its colours mean, and its numbers as a table on request."""
+    spec = charts.make_heatmap(
+        heatmap, decimals=page.decimals, present=page.present, max_width=max_width
+    )
+    st.vega_lite_chart(spec=spec, key=key, width="content")
+    if heatmap.kind == "weights" and heatmap.scale == "fitted" and not page.present:
+        st.caption("Colours are fitted to the weights shown; the numbers are exact.")
+    with st.expander("Show as table", key=f"{key}_table", on_change="rerun") as table:
+        if table.open:
+            st.markdown(_heatmap_table(page, heatmap))
+
+
+def _heatmap_table(page: Page, heatmap: charts.Heatmap) -> str:
+    values = []
+    for i, row in enumerate(heatmap.values):
+        cells = []
+        for j, value in enumerate(row):
+            masked = heatmap.masked is not None and heatmap.masked[i][j]
+            dropped = heatmap.dropped is not None and heatmap.dropped[i][j]
+            cells.append(charts._cell_text(value, masked, dropped, heatmap.kind, page.decimals))
+        values.append(cells)
+    labelled = heatmap.kind in ("weights", "scores", "difference")
+    return tables.matrix_table(
+        values,
+        heatmap.rows,
+        heatmap.columns,
+        "query \\ key" if labelled else "token",
+        labelled_columns=labelled,
+    )
+
+
+def weights_heatmap(
+    page: Page, trace: AttentionTrace, head: int = 0, title: str = "attention weights"
+) -> charts.Heatmap:
+    """The weights after dropout of one head: rows are queries, columns keys."""
+    labels = page.labels
+    dropped = trace.dropped[head].tolist() if trace.config.dropout_active else None
+    rows_sum = "each row sums to 1" if not trace.config.dropout_active else "after dropout"
+    return charts.Heatmap(
+        matrix_values(trace.weights_after_dropout[head]),
+        labels,
+        labels,
+        kind="weights",
         title=title,
-        present=present,
-        masked=None if masked is None else masked.tolist(),
-        dropped=None if dropped is None else dropped.tolist(),
-        decimals=decimals,
-        max_width=max_width,
-        max_cell=max_cell,
+        description=f"Attention weights, {len(labels)} queries × {len(labels)} keys, {rows_sum}.",
+        masked=trace.blocked.tolist() if bool(trace.blocked.any()) else None,
+        dropped=dropped,
+        scale=page.settings["weight_scale"],
     )
-    st.vega_lite_chart(spec=chart, key=key, width="content")
 
 
-def head_choice(trace: AttentionTrace, key: str) -> int:
+def scores_heatmap(page: Page, trace: AttentionTrace, head: int = 0) -> charts.Heatmap:
+    """The scaled, masked scores of one head (−∞ where the mask hides a key)."""
+    labels = page.labels
+    scaling = SCALING_TEXT[trace.config.scaling]
+    masked = trace.blocked.tolist() if trace.config.mask_strategy == "neg_inf" else None
+    return charts.Heatmap(
+        matrix_values(trace.masked_scores[head]),
+        labels,
+        labels,
+        kind="scores",
+        title=f"scores q·k{scaling}",
+        description=f"Scores{scaling}, {len(labels)} queries × {len(labels)} keys.",
+        masked=masked if masked is not None and bool(trace.blocked.any()) else None,
+    )
+
+
+def vectors_heatmap(
+    page: Page,
+    matrix: torch.Tensor,
+    prefix: str,
+    title: str,
+    description: str,
+    row_names: Sequence[str] | None = None,
+) -> charts.Heatmap:
+    """One vector per row: per token (queries, keys, values, context) or per input number."""
+    columns = [f"{prefix}{c + 1}" for c in range(matrix.shape[1])]
+    return charts.Heatmap(
+        matrix_values(matrix),
+        list(row_names) if row_names is not None else page.labels,
+        columns,
+        kind="values",
+        title=title,
+        description=description,
+    )
+
+
+def head_choice(page: Page) -> int:
     """Which head to show (0-based); no widget for a single head."""
-    if trace.num_heads == 1:
+    if page.trace.num_heads == 1:
         return 0
+    return int(controls.widget("head", page.settings)) - 1
+
+
+def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
+    """The focused query's result in words (Markdown-safe)."""
+    query = page.query
+    labels = page.labels
+    weights = trace.weights_after_dropout[head, query].tolist()
+    best = max(range(len(weights)), key=lambda j: weights[j])
+    vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
     return (
-        st.radio(
-            "head",
-            list(range(trace.num_heads)),
-            horizontal=True,
-            key=key,
-            format_func=lambda h: f"head {h + 1}",
-        )
-        or 0
+        f"{safe.md(labels[query], 24)} attends most to {safe.md(labels[best], 24)} "
+        f"({page.number(weights[best])}); context vector {vector}."
     )
 
 
-def show_qkv(trace: AttentionTrace, present: bool) -> None:
+def show_focus(page: Page, trace: AttentionTrace, head: int = 0) -> None:
+    """The focused query: its result in words, its weights as bars, its context as a sum."""
+    query = page.query
+    labels = page.labels
+    with st.container(key="result_summary"):
+        st.markdown(summary(page, trace, head))
+    bars, formula = st.columns([1, 1.3])
+    with bars:
+        weights = trace.weights_after_dropout[head, query].tolist()
+        spec = charts.make_weight_bars(
+            weights,
+            labels,
+            title=f"weights of {safe.plain(labels[query], 20)}",
+            description=f"Attention weights of query {query + 1} over {len(labels)} keys.",
+            decimals=page.decimals,
+            present=page.present,
+        )
+        st.vega_lite_chart(spec=spec, key="focus_bars", width="stretch")
+    with formula:
+        st.latex(formulas.context_latex(page, trace, head))
+
+
+def focus_rows(page: Page, trace: AttentionTrace, head: int = 0) -> str:
+    """Every number of the focused query's row, from score to weight after dropout."""
+    query = page.query
+    header = ["key", "score q·k", f"÷ {page.number(trace.scale_divisor)}", "may attend", "weight"]
+    columns = [
+        trace.scores[head, query].tolist(),
+        trace.scaled_scores[head, query].tolist(),
+        ["yes" if v else "no" for v in trace.allowed[query].tolist()],
+        trace.weights[head, query].tolist(),
+    ]
+    if trace.config.dropout_active:
+        header += ["kept", f"× {page.number(trace.dropout_factor)}"]
+        columns += [
+            ["yes" if v else "no" for v in trace.dropout_keep[head, query].tolist()],
+            trace.weights_after_dropout[head, query].tolist(),
+        ]
+    rows = [
+        [label, *(c[j] if isinstance(c[j], str) else page.number(c[j]) for c in columns)]
+        for j, label in enumerate(page.labels)
+    ]
+    return tables.markdown_table(header, rows)
+
+
+def show_qkv(page: Page, trace: AttentionTrace) -> None:
     """Queries, keys and values side by side."""
-    labels = labels_of(trace)
+    names = ("queries", "keys", "values")
     columns = st.columns(3)
-    for column, name in zip(columns, ("queries", "keys", "values"), strict=True):
+    for column, name in zip(columns, names, strict=True):
         matrix = getattr(trace, name)
         with column:
             show_heatmap(
-                matrix,
-                labels,
-                [f"{name[0]}{c + 1}" for c in range(matrix.shape[1])],
-                kind="values",
-                title=f"{name} = X · W_{name[:-1]}",
+                page,
+                vectors_heatmap(
+                    page,
+                    matrix,
+                    name[0],
+                    f"{name} = X · W_{name[:-1].replace('querie', 'query')}",
+                    f"The {name}: {matrix.shape[0]} tokens × {matrix.shape[1]} numbers.",
+                ),
                 key=f"hm_{name}",
-                present=present,
-                max_width=240,
+                max_width=CONTENT_WIDTH // 3,
             )
-
-
-def show_heatmap_trio(trace: AttentionTrace, present: bool, head: int) -> None:
-    """Scores (masked cells −∞), weights (dropped cells ✕) and context vectors."""
-    labels = labels_of(trace)
-    masked = trace.blocked if trace.config.mask_strategy == "neg_inf" else None
-    dropped = trace.dropped[head] if trace.config.dropout_active else None
-    divisor = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}[trace.config.scaling]
-    left, middle, right = st.columns([1.15, 1.15, 0.7])
-    with left:
-        show_heatmap(
-            trace.masked_scores[head],
-            labels,
-            labels,
-            kind="scores",
-            title=f"scores q·k{divisor}",
-            key="hm_scores",
-            present=present,
-            masked=masked,
-        )
-    with middle:
-        show_heatmap(
-            trace.weights_after_dropout[head],
-            labels,
-            labels,
-            kind="weights",
-            title="attention weights",
-            key="hm_weights",
-            present=present,
-            dropped=dropped,
-        )
-    with right:
-        output = trace.output
-        show_heatmap(
-            output,
-            labels,
-            [f"z{c + 1}" for c in range(output.shape[1])],
-            kind="values",
-            title="context vectors",
-            key="hm_context",
-            present=present,
-            max_width=200,
-            max_cell=charts.cell_size(labels, len(labels), present, 300),
-        )
-
-
-def show_focus(trace: AttentionTrace, query: int, present: bool, head: int = 0) -> None:
-    """The focused query's weights as bars and its context vector as a formula with numbers."""
-    labels = labels_of(trace)
-    bars, formula = st.columns([1, 1.4])
-    with bars:
-        weights = trace.weights_after_dropout[head, query].tolist()
-        st.vega_lite_chart(
-            spec=charts.make_weight_bars(
-                weights, labels, title=f"weights of query {labels[query]}", present=present
-            ),
-            key="focus_bars",
-            width="content",
-        )
-    with formula:
-        st.latex(context_latex(trace, query, head))
-    st.dataframe(focus_table(trace, query, head), hide_index=True)
-
-
-def context_latex(trace: AttentionTrace, query: int, head: int = 0) -> str:
-    """z(i) = Σ_j w_ij v(j), written out with the trace's numbers."""
-    terms = context_terms(trace, query, head)
-    lines = [
-        rf"{w:.4f} \cdot [{', '.join(f'{v:.4f}' for v in row)}]"
-        for w, row in zip(terms.weights, terms.value_rows, strict=True)
-    ]
-    result = ", ".join(f"{v:.4f}" for v in terms.result)
-    body = r" \\ &+ ".join(lines)
-    suffix = f"_{{\\text{{head {head + 1}}}}}" if trace.num_heads > 1 else ""
-    return (
-        rf"\begin{{aligned}} z^{{({query + 1})}}{suffix} &= \sum_j \alpha_{{{query + 1}j}}"
-        rf"\, v^{{(j)}} \\ &= {body} \\ &= [{result}] \end{{aligned}}"
-    )
-
-
-def focus_table(trace: AttentionTrace, query: int, head: int = 0) -> pd.DataFrame:
-    """Every number of one query's row, from score to weight after dropout."""
-    table = pd.DataFrame(
-        {
-            "key": labels_of(trace),
-            "score q·k": trace.scores[head, query].tolist(),
-            f"÷ {trace.scale_divisor:.4g}": trace.scaled_scores[head, query].tolist(),
-            "may attend": trace.allowed[query].tolist(),
-            "weight": trace.weights[head, query].tolist(),
-        }
-    )
-    if trace.config.dropout_active:
-        table["kept"] = trace.dropout_keep[head, query].tolist()
-        table[f"after dropout (× {trace.dropout_factor:.3g})"] = trace.weights_after_dropout[
-            head, query
-        ].tolist()
-    return table.round(4)
-
-
-@dataclass(frozen=True)
-class Panel:
-    """One heatmap of a row: its title, widget key, matrix, and optionally dropped cells."""
-
-    title: str
-    key: str
-    matrix: torch.Tensor
-    dropped: torch.Tensor | None = None
-    kind: str = "weights"
-    decimals: int = 2
 
 
 def show_side_by_side(
-    panels: list[Panel], labels: list[str], present: bool, *, max_width: int = 260
+    page: Page, heatmaps: Sequence[tuple[charts.Heatmap, str]], width: int = CONTENT_WIDTH
 ) -> list:
-    """Heatmaps in a row over the same tokens; returns their columns for captions."""
-    columns = st.columns(len(panels))
-    for column, panel in zip(columns, panels, strict=True):
+    """Heatmaps in a row (stacked when they would not fit); returns their columns."""
+    columns = st.columns(len(heatmaps))
+    for column, (heatmap, key) in zip(columns, heatmaps, strict=True):
         with column:
-            show_heatmap(
-                panel.matrix,
-                labels,
-                labels,
-                kind=panel.kind,
-                title=panel.title,
-                key=panel.key,
-                present=present,
-                dropped=panel.dropped,
-                max_width=max_width,
-                decimals=panel.decimals,
-            )
+            show_heatmap(page, heatmap, key, max_width=width // len(heatmaps))
     return columns
+
+
+def predict(question: str, answer: str, key: str) -> None:
+    """Ask first; the answer is not on the page until the learner clicks."""
+    st.markdown(f"**Predict, then reveal.** {question}")
+    if state.is_revealed(key):
+        st.success(answer, icon=":material/lightbulb:")
+    else:
+        st.button("Reveal the answer", key=f"reveal_{key}", on_click=state.reveal, args=(key,))
+
+
+def finish(page: Page) -> None:
+    """Write the view into the URL and give, at the foot of the sidebar, the link to it."""
+    settings = state.current_settings()  # with anything the page recorded since it began
+    state.sync_url(settings, page.info.key)
+    with st.sidebar:
+        st.markdown("**Link to this view**")
+        st.caption("The same numbers on any machine: copy it with the button at its right.")
+        st.code(
+            state.share_link(settings, page.info.key, page.info.url_path),
+            language=None,
+            wrap_lines=True,
+        )
+
+
+def label_of(name: str) -> str:
+    """A setting's name in the learner's words."""
+    return PARAMS[name].label

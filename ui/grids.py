@@ -1,0 +1,24 @@
+"""Small editable grids that keep every edit: drawn from a start that changes only on purpose."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from ui import state
+
+
+def stable_grid(key: str, start: Callable[[], pd.DataFrame], **options: object) -> pd.DataFrame:
+    """An ``st.data_editor`` whose starting table stays the same while the learner edits it.
+
+    The browser sends edits relative to the table the grid was drawn from, and a grid drawn
+    from another table is another widget, which would lose the next edit. So the start is
+    computed only when the grid is not in the browser yet (first run, or back from another
+    page) and kept until then.
+    """
+    base_key = f"_grid_start_{key}"
+    if not state.has_state(key) or state.recall(base_key) is None:
+        state.remember(base_key, start())
+    return st.data_editor(state.recall(base_key), key=key, **options)

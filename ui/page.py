@@ -1,0 +1,179 @@
+"""The one run order of every page, and the one error path around the core.
+
+``page = setup(__file__)`` reads the link and the widgets, applies the editor's pending change,
+settles token-dependent values (``ui.state.begin``), draws the sidebar from that state, computes
+the trace once and returns everything the page draws from. A page never reaches into session
+state or calls the core by itself: ``page.run`` and ``page.call`` go through :func:`guarded`,
+which turns any error into a message and keeps the last valid result.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import streamlit as st
+import torch
+
+from attention_core import AttentionInputError, AttentionTrace, run_attention
+from attention_core.config import AttentionConfig
+from attention_core.embeddings import Embeddings, display_labels
+from attention_core.formatting import format_number, format_vector
+from attention_core.params import PARAMS
+from attention_core.settings import Notice, Settings, default_settings
+from ui import controls, nav, safe, state
+
+T = TypeVar("T")
+LOG = logging.getLogger("attention_dashboard")
+GOOD_TRACE = "_good_trace"
+
+# Static styles (no user text): compact top, a visible focus ring for keyboard users, and in
+# presentation mode larger type for a projector.
+BASE_CSS = """
+.block-container { padding-top: 2.5rem; padding-bottom: 3rem; }
+.stApp h1 { font-size: 2.1rem; padding-top: 0; }
+.stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
+"""
+PRESENT_CSS = """
+.stApp .stMarkdown p, .stApp .stMarkdown li, .stApp label p { font-size: 1.3rem; }
+.stApp .stMarkdown td, .stApp .stMarkdown th { font-size: 1.15rem; }
+.stApp h1 { font-size: 2.5rem; } .stApp h2 { font-size: 1.9rem; }
+.stApp h3 { font-size: 1.6rem; }
+"""
+
+# Everything imported so far (torch, pandas, streamlit) lives as long as the process: move it
+# out of the collector's generations so that collections stay cheap (see .streamlit/config.toml).
+gc.freeze()
+
+
+@dataclass(frozen=True)
+class Page:
+    """What a page draws from: the settled settings and the trace computed from them."""
+
+    info: nav.PageInfo
+    settings: Settings
+    trace: AttentionTrace
+    notices: tuple[str, ...]
+
+    @property
+    def present(self) -> bool:
+        """True in presentation mode (larger type, less prose)."""
+        return bool(self.settings["present"])
+
+    @property
+    def query(self) -> int:
+        """The focused token, 0-based."""
+        return self.settings.query_index
+
+    @property
+    def decimals(self) -> int:
+        """Decimals of every number shown."""
+        return int(self.settings["decimals"])
+
+    @property
+    def labels(self) -> list[str]:
+        """Token labels made unique by position where they repeat (for charts and tables)."""
+        return display_labels(self.trace.tokens)
+
+    @property
+    def config(self) -> AttentionConfig:
+        """The config of the main trace."""
+        return self.trace.config
+
+    @property
+    def embeddings(self) -> Embeddings:
+        """The learner's tokens and matrix."""
+        return Embeddings(self.trace.tokens, self.trace.inputs)
+
+    def number(self, value: float) -> str:
+        """One number in the app's one format."""
+        return format_number(float(value), self.decimals)
+
+    def vector(self, values: list[float]) -> str:
+        """A vector in the app's one format."""
+        return format_vector([float(v) for v in values], self.decimals)
+
+    def run(self, **changes: Any) -> AttentionTrace:
+        """The core on the learner's matrix with some config values changed.
+
+        On an error the message is shown where this is called, and the main trace is used.
+        """
+        result = guarded(lambda: run_attention(self.embeddings, self.config.replace(**changes)))
+        return result if result is not None else self.trace
+
+    def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """Any other core computation through the one error path (None after a message)."""
+        return guarded(lambda: function(*args, **kwargs))
+
+
+def guarded(compute: Callable[[], T]) -> T | None:
+    """Run ``compute``; a core error becomes a warning naming it, anything else a short
+    apology (the details go to the server's log, never to the page)."""
+    try:
+        return compute()
+    except AttentionInputError as error:
+        st.warning(safe.md(str(error), 300), icon=":material/warning:")
+    except Exception:  # a bug must not put a traceback on a learner's screen
+        LOG.exception("computation failed")
+        st.error(
+            "This part could not be computed with these settings; the rest of the page is "
+            "unaffected. Changing a setting back shows it again.",
+            icon=":material/error:",
+        )
+    return None
+
+
+def setup(file: str) -> Page:
+    """The run order, written once: every page's first line."""
+    info = nav.BY_KEY[Path(file).stem]
+    st.set_page_config(
+        page_title=f"{info.title} · Self-attention", page_icon=info.favicon, layout="wide"
+    )
+    torch.set_num_threads(1)  # tiny tensors: thread pools only add latency in a shared server
+    current = state.begin(info.key)
+    settings = current.settings
+    links = {page.key: state.link_for(settings, page.key) for page in nav.PAGES}
+    controls.sidebar(settings, links)
+    st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
+    trace, failure = _compute(settings)
+    notices = [_notice_text(n) for n in current.notices]
+    if current.editor_error:
+        notices.append(
+            f"Matrix: {safe.md(current.editor_error, 200)}. The results use the last valid matrix."
+        )
+    if failure:
+        notices.append(failure)
+    return Page(info, settings, trace, tuple(notices))
+
+
+def _compute(settings: Settings) -> tuple[AttentionTrace, str | None]:
+    try:
+        trace = run_attention(settings.embeddings(), settings.config())
+    except Exception as error:  # settled settings always run; this is a safety net
+        LOG.exception("the main computation failed")
+        previous = state.recall(GOOD_TRACE)
+        if previous is None:
+            default = default_settings()
+            previous = run_attention(default.embeddings(), default.config())
+        detail = safe.md(str(error), 200) if isinstance(error, AttentionInputError) else ""
+        return (
+            previous,
+            f"These settings could not be computed {detail}; showing the last valid numbers.",
+        )
+    state.remember(GOOD_TRACE, trace)
+    return trace, None
+
+
+def _notice_text(notice: Notice) -> str:
+    """A notice as safe Markdown, naming the setting in the learner's words."""
+    param = PARAMS.get(notice.param)
+    problem = notice.problem
+    if param is not None and problem.startswith(f"{param.name}: "):
+        problem = problem[len(param.name) + 2 :]
+    label = f"**{param.label}**" if param is not None else "**Link**"
+    used = f" Using {safe.md(notice.used, 60)}." if notice.used else ""
+    return f"{label}: {safe.md(problem, 200)}.{used}"

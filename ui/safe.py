@@ -1,0 +1,69 @@
+"""The one place that turns untrusted text into safe display text.
+
+Token labels, sentences, words, link values and every message that repeats them are untrusted:
+a class shares links that anyone can write. Streamlit renders Markdown (with its own extras:
+``:color[...]``, ``:material/icon:``, emoji shortcodes and ``$math$``) in ``st.markdown``,
+``st.caption``, ``st.error`` and widget labels, and KaTeX in ``st.latex``. Nothing else in the
+project builds Markdown or LaTeX from such text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+MARKDOWN_LIMIT = 120  # characters of untrusted text shown in prose
+ELLIPSIS = "…"
+_MATERIAL = re.compile(r"(?<=:material)/")
+
+
+def shorten(text: object, limit: int = MARKDOWN_LIMIT) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + ELLIPSIS
+
+
+def md(text: object, limit: int = MARKDOWN_LIMIT) -> str:
+    """Markdown that renders as exactly ``text`` (one line, at most ``limit`` characters).
+
+    The text becomes an inline code span, which Markdown shows literally: no emphasis, link,
+    image, heading, HTML or math, and none of Streamlit's extensions (``:red[...]``,
+    ``:smile:``) or GitHub's autolinks (``http://…``, ``a@b.c``), which act on plain text only.
+    Streamlit rewrites ``:material/…`` even inside code, so the text is cut after each
+    ``:material`` and the slash is written between two spans as a character reference.
+    """
+    parts = _MATERIAL.split(shorten(text, limit))
+    return "&#47;".join(_code_span(part) for part in parts)
+
+
+def _code_span(text: str) -> str:
+    if not text:
+        return ""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""  # a padded span loses one space
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def tex(text: object, limit: int = 40) -> str:
+    r"""LaTeX that typesets ``text`` literally, inside ``\text{...}``.
+
+    Letters, digits and spaces stand as they are; every other character is written as
+    ``{\char"hex}``, so nothing is a command, a group, a ligature (``--``) or, in KaTeX's
+    text mode, a refused math symbol (∑). KaTeX draws the ASCII quotes ' and ` as ’ and ‘.
+    """
+    body = "".join(
+        ch if ch.isascii() and (ch.isalnum() or ch == " ") else f'{{\\char"{ord(ch):X}}}'
+        for ch in shorten(text, limit)
+    )
+    return r"\text{" + body + "}"
+
+
+def plain(text: object, limit: int = MARKDOWN_LIMIT) -> str:
+    """Text for places that never interpret markup (chart titles, table cells): one line, cut."""
+    return shorten(text, limit)
+
+
+def plotly(text: object, limit: int = 40) -> str:
+    """Text for Plotly, whose labels understand a few HTML tags: tags become plain text."""
+    return html.escape(shorten(text, limit), quote=False)

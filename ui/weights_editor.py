@@ -1,0 +1,55 @@
+"""Three grids to type W_query, W_key and W_value by hand (the Trainable-weights lesson)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from attention_core import AttentionInputError, AttentionTrace
+from ui import editor, grids, safe, state
+from ui.page import Page
+
+NAMES = (("wq", "W_query"), ("wk", "W_key"), ("wv", "W_value"))
+Matrix = tuple[tuple[float, ...], ...]
+
+
+def _rows(matrix: object) -> Matrix:
+    return tuple(tuple(float(v) for v in row) for row in matrix.tolist())  # type: ignore[attr-defined]
+
+
+def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, Matrix]:
+    """Draw the three grids; returns the last valid typed matrices.
+
+    The grids start from the link's typed matrices when they fit the input width, else from
+    the sidebar's; they keep that start while the learner types (every edit is kept).
+    """
+    d_in = page.embeddings.d_in
+    starts = _starting_matrices(page, sidebar, d_in)
+    result = []
+    for column, (short, name), start in zip(st.columns(3), NAMES, starts, strict=True):
+        with column:
+            st.markdown(f"**{name}** ({d_in} rows)")
+            edited = grids.stable_grid(
+                f"grid_{short}_{d_in}",
+                lambda start=start: pd.DataFrame(
+                    start, columns=[f"c{j + 1}" for j in range(len(start[0]))]
+                ),
+                hide_index=True,
+                width="content",
+            )
+            try:
+                matrix = editor.numbers_from_frame(edited, name)
+            except AttentionInputError as error:
+                st.warning(f"{safe.md(str(error), 120)}. Using the last valid {name}.")
+                matrix = page.settings[short] or start
+            state.record(short, matrix)
+            result.append(matrix)
+    return result[0], result[1], result[2]
+
+
+def _starting_matrices(page: Page, sidebar: AttentionTrace, d_in: int) -> list[Matrix]:
+    linked = [page.settings[short] for short, _ in NAMES]
+    widths = {len(m[0]) for m in linked if m}
+    if all(linked) and all(len(m) == d_in for m in linked) and len(widths) == 1:
+        return linked
+    return [_rows(sidebar.W_query), _rows(sidebar.W_key), _rows(sidebar.W_value)]
