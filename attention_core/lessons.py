@@ -115,7 +115,7 @@ def reweigh(trace: AttentionTrace, divisor: float) -> tuple[torch.Tensor, torch.
     )
     values = steps.split_heads(trace.values, trace.num_heads)
     context = steps.merge_heads(steps.mix_values(weights, values))
-    return weights, steps.out_project(context, trace.W_out)
+    return weights, steps.out_project(context, trace.W_out, trace.b_out)
 
 
 @dataclass(frozen=True)

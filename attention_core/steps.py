@@ -14,13 +14,16 @@ import torch.nn.functional as F
 from attention_core.errors import AttentionInputError
 
 
-def project(inputs: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
-    """Project every token through one matrix.
+def project(
+    inputs: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Project every token through one matrix, then add the bias if there is one.
 
     Shapes:
-        inputs: (num_tokens, d_in); weight: (d_in, width) -> (num_tokens, width)
+        inputs: (num_tokens, d_in); weight: (d_in, width); bias: (width,) -> (num_tokens, width)
     """
-    return inputs @ weight
+    projected = inputs @ weight
+    return projected if bias is None else projected + bias
 
 
 def split_heads(projected: torch.Tensor, num_heads: int) -> torch.Tensor:
@@ -177,10 +180,14 @@ def merge_heads(head_context: torch.Tensor) -> torch.Tensor:
     return head_context.transpose(0, 1).reshape(num_tokens, num_heads * width)
 
 
-def out_project(context: torch.Tensor, weight: torch.Tensor | None) -> torch.Tensor:
-    """Mix the merged heads through the output matrix (unchanged when there is none).
+def out_project(
+    context: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Mix the merged heads through the output matrix and add its bias (unchanged when none).
 
     Shapes:
-        context: (num_tokens, width); weight: (width, width) -> (num_tokens, width)
+        context: (num_tokens, width); weight: (width, width); bias: (width,)
+        -> (num_tokens, width)
     """
-    return context if weight is None else context @ weight
+    output = context if weight is None else context @ weight
+    return output if bias is None else output + bias

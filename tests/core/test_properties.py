@@ -33,6 +33,8 @@ configs = st.builds(
     seed=st.integers(0, 2**32 - 1),
     scaling=st.sampled_from(["none", "d", "sqrt_d"]),
     heads_layout=st.sampled_from(["split", "wrapper"]),
+    qkv_bias=st.booleans(),
+    out_proj=st.sampled_from(["none", "linear", "identity"]),
 )
 
 
@@ -94,7 +96,10 @@ def test_neg_inf_strategy_equals_zero_and_renormalise(inputs, config, data):
     empty = [i for i in range(n) if not any(allowed[i])]
     assert list(neg_inf.diagnostics.fully_masked_rows) == empty
     for row in empty:
-        assert torch.all(neg_inf.output[row] == 0)
+        assert torch.all(neg_inf.context[row] == 0)
+        # the output projection maps a zero context vector to its bias
+        bias = neg_inf.b_out if neg_inf.b_out is not None else torch.zeros_like(neg_inf.output[row])
+        assert torch.equal(neg_inf.output[row], bias)
 
 
 @settings(max_examples=30, deadline=None)
