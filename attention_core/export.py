@@ -123,11 +123,7 @@ def _after_norm_lines(trace: AttentionTrace) -> list[str]:
         lines.append("# a row with nothing to attend to gets zero weights instead of NaN")
         lines.append("weights = torch.where(allowed.any(dim=-1, keepdim=True), weights, 0.0)")
     if config.mask != "none" and config.mask_strategy == "zero_renorm":
-        lines += [
-            "weights = weights * allowed",
-            "row_sums = weights.sum(dim=-1, keepdim=True)",
-            "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
-        ]
+        lines += _zero_renorm_lines(config.norm)
     if config.mask != "none" and config.mask_strategy == "zero_no_renorm":
         lines.append("weights = weights * allowed  # PITFALL: rows no longer sum to 1")
     if config.dropout_active:
@@ -136,6 +132,24 @@ def _after_norm_lines(trace: AttentionTrace) -> list[str]:
             f"weights = weights * dropout_keep * {trace.dropout_factor!r}  # 1 / (1 - p)",
         ]
     return lines
+
+
+def _zero_renorm_lines(norm: str) -> list[str]:
+    if norm != "softmax":
+        return [
+            "weights = weights * allowed",
+            "row_sums = weights.sum(dim=-1, keepdim=True)",
+            "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
+        ]
+    return [
+        "# zero the blocked weights and renormalise: softmax's denominator cancels, so start",
+        "# again from the scores, shifted by each row's largest KEPT score (never underflows)",
+        "kept_scores = masked_scores.masked_fill(~allowed, float('-inf'))",
+        "row_max = kept_scores.amax(dim=-1, keepdim=True)",
+        "weights = torch.exp(kept_scores - torch.where(row_max.isfinite(), row_max, 0.0))",
+        "row_sums = weights.sum(dim=-1, keepdim=True)",
+        "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
+    ]
 
 
 def _tensor(tensor: torch.Tensor) -> str:

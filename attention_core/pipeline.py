@@ -42,7 +42,9 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
     allowed = _allowed(config, num_tokens)  # (num_tokens, num_tokens)
     masked_scores = steps.mask_scores(scaled_scores, allowed, config.mask_strategy)
     normalised = steps.normalise(masked_scores, config.norm)
-    weights = steps.mask_weights(normalised, allowed, config.mask_strategy)
+    # Softmax weights are zeroed and renormalised from their scores: no score can underflow them.
+    softmax_scores = masked_scores if config.norm == "softmax" else None
+    weights = steps.mask_weights(normalised, allowed, config.mask_strategy, softmax_scores)
 
     keep, factor = _dropout_draw(config, weights.shape)
     weights_after_dropout = (

@@ -7,7 +7,7 @@ import sys
 import pytest
 import torch
 
-from attention_core import AttentionConfig, preset_embeddings, run_attention
+from attention_core import AttentionConfig, make_embeddings, preset_embeddings, run_attention
 from attention_core.experiments import dropout_average, scaling_experiment
 from attention_core.explain import context_terms, score_terms
 from attention_core.export import export_script
@@ -42,6 +42,22 @@ def exported_output(trace, tmp_path) -> torch.Tensor:
 @pytest.mark.parametrize("config", EXPORT_CONFIGS)
 def test_exported_script_reproduces_the_context_vectors(config, tmp_path):
     trace = run_attention(preset_embeddings("journey"), config)
+    torch.testing.assert_close(exported_output(trace, tmp_path), trace.output, atol=1e-5, rtol=0)
+
+
+def test_exported_zero_renorm_survives_a_huge_blocked_score(tmp_path):
+    # Token 1 may attend to token 2 only: its kept score is -200, its blocked one 200.
+    embeddings = make_embeddings(["a", "b"], [[10.0, 10.0], [-10.0, -10.0]])
+    allowed = ((False, True), (True, True))
+    config = AttentionConfig(
+        init="identity",
+        scaling="none",
+        mask="custom",
+        custom_mask=allowed,
+        mask_strategy="zero_renorm",
+    )
+    trace = run_attention(embeddings, config)
+    torch.testing.assert_close(trace.weights[0, 0], torch.tensor([0.0, 1.0]))
     torch.testing.assert_close(exported_output(trace, tmp_path), trace.output, atol=1e-5, rtol=0)
 
 
