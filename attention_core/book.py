@@ -1,4 +1,4 @@
-"""The tensors the book prints in chapter 3 (seed 004), and a parity check against the core."""
+"""The tensors the book prints in chapter 3 (seed 004 and the book), and a parity check."""
 
 from __future__ import annotations
 
@@ -60,6 +60,54 @@ BOOK_SEED_789_CAUSAL = {
     ),
 }
 
+# Sections 3.5.3, 3.6.1 and 3.6.2 print their context vectors for a batch of two copies of the
+# journey inputs, built with torch.manual_seed(123), d_in 3, d_out 2, dropout 0.0 and the causal
+# mask: both copies are equal, so one is compared. (Seed 000's versions of these classes print
+# other numbers: no seed is set there and its dropout is hard-coded to 0.5.)
+BOOK_CAUSAL_ATTENTION = {
+    "ca(batch)[0]": (
+        "output",
+        [
+            [-0.4519, 0.2216],
+            [-0.5874, 0.0058],
+            [-0.6300, -0.0632],
+            [-0.5675, -0.0843],
+            [-0.5526, -0.0981],
+            [-0.5299, -0.1081],
+        ],
+    ),
+}
+BOOK_WRAPPER = {
+    "mha(batch)[0]": (
+        "output",
+        [
+            [-0.4519, 0.2216, 0.4772, 0.1063],
+            [-0.5874, 0.0058, 0.5891, 0.3257],
+            [-0.6300, -0.0632, 0.6202, 0.3860],
+            [-0.5675, -0.0843, 0.5478, 0.3589],
+            [-0.5526, -0.0981, 0.5321, 0.3428],
+            [-0.5299, -0.1081, 0.5077, 0.3493],
+        ],
+    ),
+}
+BOOK_MULTI_HEAD = {
+    "mha(batch)[0]": (
+        "output",
+        [
+            [0.3190, 0.4858],
+            [0.2943, 0.3897],
+            [0.2856, 0.3593],
+            [0.2693, 0.3873],
+            [0.2639, 0.3928],
+            [0.2575, 0.4028],
+        ],
+    ),
+}
+# The knobs that rebuild each of the book's modules (defaults: d_out 2, no biases, no dropout).
+BOOK_CAUSAL_CONFIG = AttentionConfig(init="linear", seed=123, mask="causal")
+BOOK_WRAPPER_CONFIG = BOOK_CAUSAL_CONFIG.replace(heads=2, heads_layout="wrapper")
+BOOK_MULTI_HEAD_CONFIG = BOOK_CAUSAL_CONFIG.replace(heads=2, out_proj="linear")
+
 
 @dataclass(frozen=True)
 class ParityRow:
@@ -91,7 +139,7 @@ def _select(trace: AttentionTrace, path: str) -> torch.Tensor:
 
 
 def book_parity() -> list[ParityRow]:
-    """Every tensor the book prints for seeds 123 and 789, beside the core's."""
+    """Every tensor the book prints in chapter 3 with its seeds, beside the core's."""
     journey = preset_embeddings("journey")
     cases = (
         ("book init, seed 123", AttentionConfig(init="book", seed=123), BOOK_SEED_123),
@@ -100,6 +148,21 @@ def book_parity() -> list[ParityRow]:
             "nn.Linear init, seed 789, causal",
             AttentionConfig(init="linear", seed=789, mask="causal"),
             BOOK_SEED_789_CAUSAL,
+        ),
+        (
+            "3.5.3 CausalAttention: nn.Linear init, seed 123, causal",
+            BOOK_CAUSAL_CONFIG,
+            BOOK_CAUSAL_ATTENTION,
+        ),
+        (
+            "3.6.1 MultiHeadAttentionWrapper: as 3.5.3, 2 independent heads",
+            BOOK_WRAPPER_CONFIG,
+            BOOK_WRAPPER,
+        ),
+        (
+            "3.6.2 MultiHeadAttention: as 3.5.3, 2 heads split, out_proj linear",
+            BOOK_MULTI_HEAD_CONFIG,
+            BOOK_MULTI_HEAD,
         ),
     )
     rows = []

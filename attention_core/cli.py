@@ -144,6 +144,8 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
         f"scores {config.scoring}, divided by {format_number(trace.scale_divisor, decimals)}"
         f" ({config.scaling}), {config.norm}, mask {config.mask} ({config.mask_strategy}),"
         f" dropout {config.dropout:g}{'' if config.train else ' (eval)'}, heads {trace.num_heads}",
+        f"qkv_bias {'on' if trace.b_query is not None else 'off'}, out_proj {config.out_proj}"
+        + (f", heads_layout {config.heads_layout}" if trace.num_heads > 1 else ""),
     ]
     for head in range(trace.num_heads):
         suffix = f" (head {head + 1})" if trace.num_heads > 1 else ""

@@ -20,7 +20,8 @@ class AttentionConfig:
 
     Defaults, limits and choices come from the parameter table (:mod:`attention_core.params`).
     The defaults reproduce the book's chapter 3 (seed 004): ``book`` init with seed 123,
-    d_out 2, dot-product scores scaled by the square root of d_k, softmax, no mask.
+    d_out 2, dot-product scores scaled by the square root of d_k, softmax, no mask, no biases
+    and no output projection.
     With ``init="identity"`` the width of queries is d_in, and with ``init="custom"`` it is the
     width of the given matrices; ``d_out`` is then not used.
     """
@@ -39,6 +40,7 @@ class AttentionConfig:
     norm: str = DEFAULTS["norm"]
     mask_strategy: str = DEFAULTS["mask_strategy"]
     heads_layout: str = DEFAULTS["heads_layout"]
+    qkv_bias: bool = DEFAULTS["qkv_bias"]
     out_proj: str = DEFAULTS["out_proj"]
     custom_weights: tuple[Matrix, Matrix, Matrix] | None = None
     custom_mask: BoolMatrix | None = None

@@ -34,11 +34,10 @@ def export_script(trace: AttentionTrace) -> str:
         f"W_query = {_tensor(trace.W_query)}  # (d_in, d_out)",
         f"W_key = {_tensor(trace.W_key)}",
         f"W_value = {_tensor(trace.W_value)}",
+        *_bias_lines(trace),
         f"num_heads = {trace.num_heads}",
         "",
-        "queries = inputs @ W_query  # (num_tokens, d_out)",
-        "keys = inputs @ W_key",
-        "values = inputs @ W_value",
+        *_projection_lines(trace),
         "",
         "",
         "def split_heads(matrix):",
@@ -66,16 +65,41 @@ def export_script(trace: AttentionTrace) -> str:
         "head_context = weights @ head_values  # (num_heads, num_tokens, head_dim)",
         "context = head_context.transpose(0, 1).reshape(len(tokens), -1)",
     ]
-    if trace.W_out is not None:
-        lines += [f"W_out = {_tensor(trace.W_out)}", "output = context @ W_out"]
-    else:
-        lines += ["output = context"]
+    lines += _output_lines(trace)
     lines += [
         "",
         "torch.set_printoptions(precision=6, sci_mode=False)",
         "print(output)",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _bias_lines(trace: AttentionTrace) -> list[str]:
+    biases = (("b_query", trace.b_query), ("b_key", trace.b_key), ("b_value", trace.b_value))
+    return [f"{name} = {_tensor(bias)}" for name, bias in biases if bias is not None]
+
+
+def _projection_lines(trace: AttentionTrace) -> list[str]:
+    layers = (
+        ("queries", "query", trace.b_query),
+        ("keys", "key", trace.b_key),
+        ("values", "value", trace.b_value),
+    )
+    lines = [
+        f"{name} = inputs @ W_{part}" + ("" if bias is None else f" + b_{part}")
+        for name, part, bias in layers
+    ]
+    lines[0] += "  # (num_tokens, d_out)"
+    return lines
+
+
+def _output_lines(trace: AttentionTrace) -> list[str]:
+    if trace.W_out is None:
+        return ["output = context  # no output projection"]
+    lines = [f"W_out = {_tensor(trace.W_out)}"]
+    if trace.b_out is None:
+        return [*lines, "output = context @ W_out"]
+    return [*lines, f"b_out = {_tensor(trace.b_out)}", "output = context @ W_out + b_out"]
 
 
 def _mask_lines(trace: AttentionTrace) -> list[str]:
@@ -99,11 +123,7 @@ def _after_norm_lines(trace: AttentionTrace) -> list[str]:
         lines.append("# a row with nothing to attend to gets zero weights instead of NaN")
         lines.append("weights = torch.where(allowed.any(dim=-1, keepdim=True), weights, 0.0)")
     if config.mask != "none" and config.mask_strategy == "zero_renorm":
-        lines += [
-            "weights = weights * allowed",
-            "row_sums = weights.sum(dim=-1, keepdim=True)",
-            "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
-        ]
+        lines += _zero_renorm_lines(config.norm)
     if config.mask != "none" and config.mask_strategy == "zero_no_renorm":
         lines.append("weights = weights * allowed  # PITFALL: rows no longer sum to 1")
     if config.dropout_active:
@@ -112,6 +132,24 @@ def _after_norm_lines(trace: AttentionTrace) -> list[str]:
             f"weights = weights * dropout_keep * {trace.dropout_factor!r}  # 1 / (1 - p)",
         ]
     return lines
+
+
+def _zero_renorm_lines(norm: str) -> list[str]:
+    if norm != "softmax":
+        return [
+            "weights = weights * allowed",
+            "row_sums = weights.sum(dim=-1, keepdim=True)",
+            "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
+        ]
+    return [
+        "# zero the blocked weights and renormalise: softmax's denominator cancels, so start",
+        "# again from the scores, shifted by each row's largest KEPT score (never underflows)",
+        "kept_scores = masked_scores.masked_fill(~allowed, float('-inf'))",
+        "row_max = kept_scores.amax(dim=-1, keepdim=True)",
+        "weights = torch.exp(kept_scores - torch.where(row_max.isfinite(), row_max, 0.0))",
+        "row_sums = weights.sum(dim=-1, keepdim=True)",
+        "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
+    ]
 
 
 def _tensor(tensor: torch.Tensor) -> str:

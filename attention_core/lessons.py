@@ -110,12 +110,13 @@ def reweigh(trace: AttentionTrace, divisor: float) -> tuple[torch.Tensor, torch.
     """
     config = trace.config
     masked = steps.mask_scores(trace.scores / divisor, trace.allowed, config.mask_strategy)
+    softmax_scores = masked if config.norm == "softmax" else None
     weights = steps.mask_weights(
-        steps.normalise(masked, config.norm), trace.allowed, config.mask_strategy
+        steps.normalise(masked, config.norm), trace.allowed, config.mask_strategy, softmax_scores
     )
     values = steps.split_heads(trace.values, trace.num_heads)
     context = steps.merge_heads(steps.mix_values(weights, values))
-    return weights, steps.out_project(context, trace.W_out)
+    return weights, steps.out_project(context, trace.W_out, trace.b_out)
 
 
 @dataclass(frozen=True)

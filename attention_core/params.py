@@ -277,12 +277,31 @@ _ROWS = (
         widget="radio",
         group="advanced",
     ),
+    Param(
+        "qkv_bias",
+        "bool",
+        False,
+        "biases on W_query, W_key, W_value",
+        "The book's qkv_bias=True: queries, keys and values each get a bias vector, drawn "
+        "like nn.Linear's (after its matrix, from the same seed). Only for drawn matrices "
+        "(book, linear); “none” has no projection to add a bias to.",
+        "config",
+        widget="toggle",
+        group="advanced",
+    ),
     _choice(
         "out_proj",
-        {"seeded": "drawn like the other weights", "identity": "identity: leave them as they are"},
-        "seeded",
-        "Output projection (several heads)",
-        "With several heads, the heads' outputs side by side are mixed by one more matrix.",
+        {
+            "none": "none: the heads' outputs side by side",
+            "linear": "nn.Linear with bias, as the book's MultiHeadAttention",
+            "identity": "identity matrix: shown, changes nothing",
+        },
+        "none",
+        "Output projection",
+        "One more matrix (and bias) that mixes the heads' outputs. The default, none, is the "
+        "book up to section 3.6.1 (SelfAttention, CausalAttention, MultiHeadAttentionWrapper); "
+        "linear is section 3.6.2's out_proj = nn.Linear(d_out, d_out), drawn after W_value "
+        "from the same seed, for any number of heads.",
         widget="radio",
         group="advanced",
     ),

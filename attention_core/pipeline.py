@@ -29,9 +29,9 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
     inputs = embeddings.values
     num_tokens, d_in = inputs.shape
     projections = make_projections(config, d_in)
-    queries = steps.project(inputs, projections.W_query)  # (num_tokens, inner_dim)
-    keys = steps.project(inputs, projections.W_key)  # (num_tokens, inner_dim)
-    values = steps.project(inputs, projections.W_value)  # (num_tokens, inner_dim)
+    queries = steps.project(inputs, projections.W_query, projections.b_query)
+    keys = steps.project(inputs, projections.W_key, projections.b_key)  # (num_tokens, inner_dim)
+    values = steps.project(inputs, projections.W_value, projections.b_value)
 
     heads = config.heads
     scores = steps.score(
@@ -42,7 +42,9 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
     allowed = _allowed(config, num_tokens)  # (num_tokens, num_tokens)
     masked_scores = steps.mask_scores(scaled_scores, allowed, config.mask_strategy)
     normalised = steps.normalise(masked_scores, config.norm)
-    weights = steps.mask_weights(normalised, allowed, config.mask_strategy)
+    # Softmax weights are zeroed and renormalised from their scores: no score can underflow them.
+    softmax_scores = masked_scores if config.norm == "softmax" else None
+    weights = steps.mask_weights(normalised, allowed, config.mask_strategy, softmax_scores)
 
     keep, factor = _dropout_draw(config, weights.shape)
     weights_after_dropout = (
@@ -50,7 +52,7 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
     )
     head_context = steps.mix_values(weights_after_dropout, steps.split_heads(values, heads))
     context = steps.merge_heads(head_context)  # (num_tokens, inner_dim)
-    output = steps.out_project(context, projections.W_out)
+    output = steps.out_project(context, projections.W_out, projections.b_out)
 
     return AttentionTrace(
         config=config,
@@ -59,6 +61,9 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
         W_query=projections.W_query,
         W_key=projections.W_key,
         W_value=projections.W_value,
+        b_query=projections.b_query,
+        b_key=projections.b_key,
+        b_value=projections.b_value,
         queries=queries,
         keys=keys,
         values=values,
@@ -74,6 +79,7 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
         head_context=head_context,
         context=context,
         W_out=projections.W_out,
+        b_out=projections.b_out,
         output=output,
         mean_weights=weights_after_dropout.mean(dim=0) if heads > 1 else weights_after_dropout[0],
         diagnostics=diagnose(scores, scaled_scores, allowed, weights, weights_after_dropout),

@@ -30,7 +30,12 @@ class TorchCheck:
 
 
 def check_against_torch(trace: AttentionTrace) -> TorchCheck:
-    """Compare the trace with ``F.scaled_dot_product_attention`` and ``nn.MultiheadAttention``."""
+    """Compare the trace with ``F.scaled_dot_product_attention`` and ``nn.MultiheadAttention``.
+
+    The first gets our queries, keys and values (biases included) and is compared per head;
+    the second gets our matrices and biases copied in and is compared on the output, after
+    the output projection.
+    """
     reason = _common_reason(trace)
     sdpa = None if reason else _sdpa_diff(trace)
     mha_reason = reason or _mha_reason(trace)
@@ -77,20 +82,9 @@ def _mha_diff(trace: AttentionTrace, copy_weights: bool) -> float:
 
     nn.MultiheadAttention's boolean mask means True = may NOT attend, the opposite of ours.
     """
-    width = trace.queries.shape[1]
-    layer = torch.nn.MultiheadAttention(width, trace.num_heads, bias=False, batch_first=True)
-    eye = torch.eye(width)
+    layer, inputs = _mha_layer(trace, copy_weights)
     with torch.no_grad():
-        if copy_weights:
-            padded = [_pad_rows(m, width) for m in (trace.W_query, trace.W_key, trace.W_value)]
-            layer.in_proj_weight.copy_(torch.cat([m.T for m in padded]))
-            source = _pad_columns(trace.inputs, width)
-            query = key = value = source.unsqueeze(0)
-        else:
-            layer.in_proj_weight.copy_(torch.cat([eye, eye, eye]))
-            query, key, value = (t.unsqueeze(0) for t in (trace.queries, trace.keys, trace.values))
-        layer.out_proj.weight.copy_(eye if trace.W_out is None else trace.W_out.T)
-        output, mean_weights = layer(query, key, value, attn_mask=~trace.allowed)
+        output, mean_weights = layer(*inputs, attn_mask=~trace.allowed)
     # nn.MultiheadAttention returns NaN for a row with nothing to attend to; compare the others.
     rows = trace.allowed.any(dim=-1)
     if not rows.any():
@@ -98,6 +92,42 @@ def _mha_diff(trace: AttentionTrace, copy_weights: bool) -> float:
     output_diff = (output[0][rows] - trace.output[rows]).abs().max()
     weight_diff = (mean_weights[0][rows] - trace.mean_weights[rows]).abs().max()
     return float(torch.maximum(output_diff, weight_diff))
+
+
+def _mha_layer(
+    trace: AttentionTrace, copy_weights: bool
+) -> tuple[torch.nn.MultiheadAttention, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """The layer holding our parameters, and its query, key and value inputs (batch of one).
+
+    Our biases go into ``in_proj_bias`` and ``out_proj.bias`` (zeros where we have none; the
+    bypass is given queries, keys and values that already hold theirs).
+    """
+    width = trace.queries.shape[1]
+    # Built on the meta device so that no initial values are drawn from the global generator:
+    # every parameter is overwritten below.
+    layer = torch.nn.MultiheadAttention(
+        width, trace.num_heads, bias=True, batch_first=True, device="meta"
+    ).to_empty(device="cpu")
+    eye = torch.eye(width)
+    with torch.no_grad():
+        if copy_weights:
+            padded = [_pad_rows(m, width) for m in (trace.W_query, trace.W_key, trace.W_value)]
+            layer.in_proj_weight.copy_(torch.cat([m.T for m in padded]))
+            biases = (trace.b_query, trace.b_key, trace.b_value)
+            layer.in_proj_bias.copy_(torch.cat([_or_zeros(b, width) for b in biases]))
+            source = _pad_columns(trace.inputs, width).unsqueeze(0)
+            inputs = (source, source, source)
+        else:
+            layer.in_proj_weight.copy_(torch.cat([eye, eye, eye]))
+            layer.in_proj_bias.zero_()
+            inputs = (trace.queries[None], trace.keys[None], trace.values[None])
+        layer.out_proj.weight.copy_(eye if trace.W_out is None else trace.W_out.T)
+        layer.out_proj.bias.copy_(_or_zeros(trace.b_out, width))
+    return layer, inputs
+
+
+def _or_zeros(bias: torch.Tensor | None, width: int) -> torch.Tensor:
+    return torch.zeros(width) if bias is None else bias
 
 
 def _pad_rows(matrix: torch.Tensor, rows: int) -> torch.Tensor:

@@ -14,13 +14,16 @@ import torch.nn.functional as F
 from attention_core.errors import AttentionInputError
 
 
-def project(inputs: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
-    """Project every token through one matrix.
+def project(
+    inputs: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Project every token through one matrix, then add the bias if there is one.
 
     Shapes:
-        inputs: (num_tokens, d_in); weight: (d_in, width) -> (num_tokens, width)
+        inputs: (num_tokens, d_in); weight: (d_in, width); bias: (width,) -> (num_tokens, width)
     """
-    return inputs @ weight
+    projected = inputs @ weight
+    return projected if bias is None else projected + bias
 
 
 def split_heads(projected: torch.Tensor, num_heads: int) -> torch.Tensor:
@@ -130,21 +133,57 @@ def normalise(scores: torch.Tensor, norm: str) -> torch.Tensor:
     return torch.where(empty_rows, torch.zeros_like(weights), weights)
 
 
-def mask_weights(weights: torch.Tensor, allowed: torch.Tensor, strategy: str) -> torch.Tensor:
+def mask_weights(
+    weights: torch.Tensor,
+    allowed: torch.Tensor,
+    strategy: str,
+    scores: torch.Tensor | None = None,
+) -> torch.Tensor:
     """Apply the mask after normalising: ``zero_renorm`` zeroes and renormalises each row,
     ``zero_no_renorm`` (a pitfall) only zeroes; other strategies already masked the scores.
 
+    Pass ``scores`` when ``weights`` are their softmax: ``zero_renorm`` is then computed from
+    the scores, stably (see :func:`zero_renormalise_softmax`), for any size of score. Without
+    them the given weights are zeroed and divided by their row sums as they are.
+    A row with nothing left to attend to is all zero, never NaN.
+
     Shapes:
-        weights: (num_heads, num_tokens, num_tokens); allowed: (num_tokens, num_tokens)
+        weights, scores: (num_heads, num_tokens, num_tokens); allowed: (num_tokens, num_tokens)
     """
     if strategy not in ("zero_renorm", "zero_no_renorm"):
         return weights
+    if strategy == "zero_renorm" and scores is not None:
+        return zero_renormalise_softmax(scores, allowed)
     zeroed = weights * allowed
     if strategy == "zero_no_renorm":
         return zeroed
-    row_sums = zeroed.sum(dim=-1, keepdim=True)
+    return _divide_by_row_sums(zeroed)
+
+
+def zero_renormalise_softmax(scores: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """Softmax over every position, zero the blocked weights, renormalise: computed stably.
+
+    Renormalising divides out softmax's denominator and any shift of a row, so each kept
+    weight is exp(score - m) / (sum over kept positions of exp(score - m)) with m the row's
+    largest KEPT score. Every exponent is then at most 0 and the largest kept weight is 1 before
+    dividing, so nothing underflows to an all-zero row or overflows, whatever the scores
+    (a softmax over all positions first would let a large blocked score push every kept weight
+    to 0). Blocked scores are never exponentiated.
+
+    Shapes:
+        scores: (..., num_tokens, num_tokens); allowed: (num_tokens, num_tokens) -> like scores
+    """
+    kept_scores = scores.masked_fill(~allowed, float("-inf"))
+    row_max = kept_scores.amax(dim=-1, keepdim=True)  # -inf for a row that keeps nothing
+    shift = torch.where(torch.isfinite(row_max), row_max, torch.zeros_like(row_max))
+    return _divide_by_row_sums(torch.exp(kept_scores - shift))  # exp(-inf) = 0 where blocked
+
+
+def _divide_by_row_sums(weights: torch.Tensor) -> torch.Tensor:
+    """Divide each row by its sum; a row summing to 0 stays all zero."""
+    row_sums = weights.sum(dim=-1, keepdim=True)
     safe_sums = torch.where(row_sums == 0, torch.ones_like(row_sums), row_sums)
-    return zeroed / safe_sums
+    return weights / safe_sums
 
 
 def dropout_keep_mask(shape: torch.Size, p: float, generator: torch.Generator) -> torch.Tensor:
@@ -177,10 +216,14 @@ def merge_heads(head_context: torch.Tensor) -> torch.Tensor:
     return head_context.transpose(0, 1).reshape(num_tokens, num_heads * width)
 
 
-def out_project(context: torch.Tensor, weight: torch.Tensor | None) -> torch.Tensor:
-    """Mix the merged heads through the output matrix (unchanged when there is none).
+def out_project(
+    context: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Mix the merged heads through the output matrix and add its bias (unchanged when none).
 
     Shapes:
-        context: (num_tokens, width); weight: (width, width) -> (num_tokens, width)
+        context: (num_tokens, width); weight: (width, width); bias: (width,)
+        -> (num_tokens, width)
     """
-    return context if weight is None else context @ weight
+    output = context if weight is None else context @ weight
+    return output if bias is None else output + bias

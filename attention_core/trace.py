@@ -36,14 +36,18 @@ class AttentionTrace:
 
     Shapes:
         inputs: (num_tokens, d_in)
-        W_query, W_key, W_value: (d_in, inner_dim); W_out: (inner_dim, inner_dim) or None
-        queries, keys, values: (num_tokens, inner_dim)
+        W_query, W_key, W_value: (d_in, inner_dim)
+        b_query, b_key, b_value: (inner_dim,), or None without qkv_bias
+        W_out: (inner_dim, inner_dim), or None without an output projection
+        b_out: (inner_dim,), or None unless the output projection is ``linear``
+        queries, keys, values: (num_tokens, inner_dim), biases included
         scores, scaled_scores, masked_scores, weights, dropout_keep, weights_after_dropout:
             (num_heads, num_tokens, num_tokens)
         allowed: (num_tokens, num_tokens), True = may attend
         head_context: (num_heads, num_tokens, head_dim)
         context: (num_tokens, inner_dim), the heads' outputs side by side
-        output: (num_tokens, inner_dim), context after the output projection
+        output: (num_tokens, inner_dim), context after the output projection (context @ W_out
+            + b_out), or context itself without one
         mean_weights: (num_tokens, num_tokens), weights averaged over heads
     """
 
@@ -53,6 +57,9 @@ class AttentionTrace:
     W_query: torch.Tensor
     W_key: torch.Tensor
     W_value: torch.Tensor
+    b_query: torch.Tensor | None
+    b_key: torch.Tensor | None
+    b_value: torch.Tensor | None
     queries: torch.Tensor
     keys: torch.Tensor
     values: torch.Tensor
@@ -68,6 +75,7 @@ class AttentionTrace:
     head_context: torch.Tensor
     context: torch.Tensor
     W_out: torch.Tensor | None
+    b_out: torch.Tensor | None
     output: torch.Tensor
     mean_weights: torch.Tensor
     diagnostics: Diagnostics

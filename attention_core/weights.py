@@ -1,4 +1,4 @@
-"""Projection matrices W_query, W_key, W_value (and W_out), drawn from one local generator."""
+"""Projections W_query, W_key, W_value (with biases) and W_out, drawn from one local generator."""
 
 from __future__ import annotations
 
@@ -13,17 +13,25 @@ from attention_core.errors import AttentionInputError
 
 @dataclass(frozen=True)
 class Projections:
-    """The trainable matrices in the book's orientation: ``queries = inputs @ W_query``.
+    """The trainable matrices in the book's orientation: ``queries = inputs @ W_query + b_query``.
 
     Shapes:
-        W_query, W_key, W_value: (d_in, inner_dim)
-        W_out: (inner_dim, inner_dim), or None when there is no output projection
+        W_query, W_key, W_value: (d_in, inner_dim); b_query, b_key, b_value: (inner_dim,) or None
+        W_out: (inner_dim, inner_dim), b_out: (inner_dim,); None when there is no output
+        projection (b_out also None for the identity one)
     """
 
     W_query: torch.Tensor
     W_key: torch.Tensor
     W_value: torch.Tensor
+    b_query: torch.Tensor | None
+    b_key: torch.Tensor | None
+    b_value: torch.Tensor | None
     W_out: torch.Tensor | None
+    b_out: torch.Tensor | None
+
+
+Layer = tuple[torch.Tensor, torch.Tensor | None]  # a matrix and its bias (None: no bias)
 
 
 def inner_dim(config: AttentionConfig, d_in: int) -> int:
@@ -45,7 +53,12 @@ def head_dim(config: AttentionConfig, d_in: int) -> int:
 
 
 def make_projections(config: AttentionConfig, d_in: int) -> Projections:
-    """Create W_query, W_key, W_value and W_out as the config's ``init`` prescribes."""
+    """Create W_query, W_key, W_value, their biases and the output projection.
+
+    Everything random is drawn from one generator seeded with ``config.seed``, in the order
+    the book's modules create their parameters: W_query (matrix, then bias), W_key, W_value,
+    one head after the other for independent heads, then the output projection.
+    """
     width = inner_dim(config, d_in)
     if width % config.heads:
         raise AttentionInputError(
@@ -55,50 +68,64 @@ def make_projections(config: AttentionConfig, d_in: int) -> Projections:
     generator = torch.Generator().manual_seed(config.seed)
     if config.init == "identity":
         eye = torch.eye(d_in)
-        return Projections(eye, eye, eye, None if config.heads == 1 else eye)
-    if config.init == "custom":
-        matrices = _custom_matrices(config, d_in)
-    elif config.heads_layout == "wrapper" and config.heads > 1:
-        matrices = _wrapper_matrices(config, d_in, generator)
+        layers: tuple[Layer, Layer, Layer] = ((eye, None), (eye, None), (eye, None))
+    elif config.init == "custom":
+        query, key, value = _custom_matrices(config, d_in)
+        layers = ((query, None), (key, None), (value, None))
     else:
-        matrices = tuple(_draw(config.init, d_in, width, generator) for _ in range(3))
-    return Projections(*matrices, W_out=_out_projection(config, width, generator))
+        layers = _drawn_layers(config, d_in, width, generator)
+    (W_query, b_query), (W_key, b_key), (W_value, b_value) = layers
+    W_out, b_out = _out_projection(config.out_proj, width, generator)
+    return Projections(W_query, W_key, W_value, b_query, b_key, b_value, W_out, b_out)
 
 
-def _draw(init: str, rows: int, cols: int, generator: torch.Generator) -> torch.Tensor:
-    """One (rows, cols) matrix: ``book`` = torch.rand, ``linear`` = nn.Linear's default init."""
+def _draw(init: str, rows: int, cols: int, generator: torch.Generator, bias: bool = False) -> Layer:
+    """One (rows, cols) matrix, then its bias if asked for.
+
+    ``book`` draws the matrix with torch.rand, ``linear`` as nn.Linear's default does; a bias
+    is always drawn as nn.Linear's: uniform in ±1/√rows.
+    """
     if init == "book":
-        return torch.rand(rows, cols, generator=generator)
-    # nn.Linear(rows, cols) stores its weight as (cols, rows) and initialises it with
-    # kaiming_uniform_(a=sqrt(5)); drawing the same shape from the same seed matches it exactly.
-    weight = torch.empty(cols, rows)
-    torch.nn.init.kaiming_uniform_(weight, a=math.sqrt(5), generator=generator)
-    return weight.T.contiguous()
+        matrix = torch.rand(rows, cols, generator=generator)
+    else:
+        # nn.Linear(rows, cols) stores its weight as (cols, rows) and initialises it with
+        # kaiming_uniform_(a=sqrt(5)); drawing the same shape from the same seed matches it.
+        weight = torch.empty(cols, rows)
+        torch.nn.init.kaiming_uniform_(weight, a=math.sqrt(5), generator=generator)
+        matrix = weight.T.contiguous()
+    if not bias:
+        return matrix, None
+    bound = 1.0 / math.sqrt(rows)
+    return matrix, torch.empty(cols).uniform_(-bound, bound, generator=generator)
 
 
-def _wrapper_matrices(
-    config: AttentionConfig, d_in: int, generator: torch.Generator
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    # Independent heads each draw their own query, key and value matrices in turn,
-    # like a list of single-head modules; side by side they form one wide matrix.
+def _drawn_layers(
+    config: AttentionConfig, d_in: int, width: int, generator: torch.Generator
+) -> tuple[Layer, Layer, Layer]:
+    # Independent heads each draw their own query, key and value layers in turn, like a list
+    # of single-head modules; side by side they form one wide matrix (and bias).
+    copies = config.heads if config.heads_layout == "wrapper" else 1
     per_head = [
-        [_draw(config.init, d_in, config.d_out, generator) for _ in range(3)]
-        for _ in range(config.heads)
+        [_draw(config.init, d_in, width // copies, generator, config.qkv_bias) for _ in range(3)]
+        for _ in range(copies)
     ]
-    query, key, value = (torch.cat([head[i] for head in per_head], dim=1) for i in range(3))
-    return query, key, value
+    layers = []
+    for index in range(3):
+        matrix = torch.cat([head[index][0] for head in per_head], dim=1)
+        biases = [head[index][1] for head in per_head if head[index][1] is not None]
+        layers.append((matrix, torch.cat(biases) if biases else None))
+    return layers[0], layers[1], layers[2]
 
 
 def _out_projection(
-    config: AttentionConfig, width: int, generator: torch.Generator
-) -> torch.Tensor | None:
-    if config.heads == 1:
-        return None
-    if config.heads_layout == "wrapper" or config.out_proj == "identity":
-        return torch.eye(width)
-    if config.init == "custom":
-        return torch.eye(width)
-    return _draw(config.init, width, width, generator)
+    out_proj: str, width: int, generator: torch.Generator
+) -> Layer | tuple[None, None]:
+    """The output projection: nn.Linear(width, width) with bias, the identity, or none."""
+    if out_proj == "linear":
+        return _draw("linear", width, width, generator, bias=True)
+    if out_proj == "identity":
+        return torch.eye(width), None
+    return None, None
 
 
 def _custom_matrices(

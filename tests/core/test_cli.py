@@ -150,3 +150,16 @@ def test_cli_bad_input_is_one_line_and_status_2(args, message):
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
     assert "\x1b" not in result.stderr
+
+
+def test_cli_reproduces_the_books_multi_head_attention_with_flags_only():
+    # Section 3.6.2 of the book (torch.manual_seed(123), d_out 2, two heads, out_proj).
+    result = run_cli("--out_proj", "linear", "--heads", "2", "--mask", "causal", "--init", "linear")
+    assert result.returncode == 0, result.stderr
+    assert "qkv_bias off, out_proj linear, heads_layout split" in result.stdout
+    assert "Your     0.3190  0.4858" in result.stdout
+    assert "step     0.2575  0.4028" in result.stdout
+    result = run_cli("--out_proj", "linear", "--qkv_bias", "true", "--init", "linear", "--json")
+    trace = json.loads(result.stdout)
+    assert len(trace["b_query"]) == 2 and len(trace["b_out"]) == 2
+    assert trace["config"]["qkv_bias"] is True and trace["config"]["out_proj"] == "linear"

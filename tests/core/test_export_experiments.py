@@ -7,7 +7,7 @@ import sys
 import pytest
 import torch
 
-from attention_core import AttentionConfig, preset_embeddings, run_attention
+from attention_core import AttentionConfig, make_embeddings, preset_embeddings, run_attention
 from attention_core.experiments import dropout_average, scaling_experiment
 from attention_core.explain import context_terms, score_terms
 from attention_core.export import export_script
@@ -20,12 +20,15 @@ EXPORT_CONFIGS = [
     AttentionConfig(mask="causal", mask_strategy="zero_scores", norm="naive_softmax"),
     AttentionConfig(mask="causal", mask_strategy="zero_renorm"),
     AttentionConfig(mask="causal", mask_strategy="zero_no_renorm", scaling="none"),
+    # the book's section 3.6.2, and biases and output projections on other layouts
+    AttentionConfig(init="linear", seed=123, mask="causal", heads=2, out_proj="linear"),
+    AttentionConfig(init="linear", qkv_bias=True, d_out=4, heads=2, out_proj="linear"),
+    AttentionConfig(init="book", qkv_bias=True, heads=3, heads_layout="wrapper", out_proj="linear"),
+    AttentionConfig(qkv_bias=True, mask="causal", mask_strategy="zero_renorm", out_proj="identity"),
 ]
 
 
-@pytest.mark.parametrize("config", EXPORT_CONFIGS)
-def test_exported_script_reproduces_the_context_vectors(config, tmp_path):
-    trace = run_attention(preset_embeddings("journey"), config)
+def exported_output(trace, tmp_path) -> torch.Tensor:
     script = tmp_path / "attention.py"
     script.write_text(export_script(trace))
     result = subprocess.run(
@@ -33,9 +36,29 @@ def test_exported_script_reproduces_the_context_vectors(config, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     printed = [float(v) for v in re.findall(r"-?\d+\.\d*", result.stdout)]
-    torch.testing.assert_close(
-        torch.tensor(printed).reshape(trace.output.shape), trace.output, atol=1e-5, rtol=0
+    return torch.tensor(printed).reshape(trace.output.shape)
+
+
+@pytest.mark.parametrize("config", EXPORT_CONFIGS)
+def test_exported_script_reproduces_the_context_vectors(config, tmp_path):
+    trace = run_attention(preset_embeddings("journey"), config)
+    torch.testing.assert_close(exported_output(trace, tmp_path), trace.output, atol=1e-5, rtol=0)
+
+
+def test_exported_zero_renorm_survives_a_huge_blocked_score(tmp_path):
+    # Token 1 may attend to token 2 only: its kept score is -200, its blocked one 200.
+    embeddings = make_embeddings(["a", "b"], [[10.0, 10.0], [-10.0, -10.0]])
+    allowed = ((False, True), (True, True))
+    config = AttentionConfig(
+        init="identity",
+        scaling="none",
+        mask="custom",
+        custom_mask=allowed,
+        mask_strategy="zero_renorm",
     )
+    trace = run_attention(embeddings, config)
+    torch.testing.assert_close(trace.weights[0, 0], torch.tensor([0.0, 1.0]))
+    torch.testing.assert_close(exported_output(trace, tmp_path), trace.output, atol=1e-5, rtol=0)
 
 
 def test_score_and_context_terms_add_up():

@@ -296,5 +296,8 @@ def test_book_parity_panel_matches_every_printed_tensor():
     from attention_core.book import book_parity
 
     rows = book_parity()
-    assert len(rows) == 8
+    assert len(rows) == 11
     assert all(row.matches for row in rows), [(r.book_name, r.max_diff) for r in rows]
+    settings = {row.setting.split(":")[0] for row in rows}
+    assert {"3.5.3 CausalAttention", "3.6.1 MultiHeadAttentionWrapper"} <= settings
+    assert "3.6.2 MultiHeadAttention" in settings

@@ -123,6 +123,18 @@ def test_read_params_reports_each_bad_parameter_and_keeps_the_rest():
     assert by_param["zzz"] == "'zzz' is not a setting; ignored"
 
 
+def test_out_proj_and_qkv_bias_come_from_the_table_with_the_book_defaults():
+    assert PARAMS["out_proj"].choices == ("none", "linear", "identity")
+    assert AttentionConfig().out_proj == "none" and AttentionConfig().qkv_bias is False
+    settings, notices = read_params({"out_proj": ["seeded"], "qkv_bias": ["maybe"]})
+    assert settings["out_proj"] == "none" and settings["qkv_bias"] is False
+    by_param = {notice.param: notice.message for notice in notices}
+    assert by_param["out_proj"] == (
+        "out_proj must be one of none, linear, identity, not 'seeded'; using none"
+    )
+    assert by_param["qkv_bias"] == "qkv_bias must be true or false, not 'maybe'; using false"
+
+
 def test_a_clash_falls_back_on_the_dependent_value_only():
     settings, notices = read_params({"d_out": ["3"], "heads": ["2"], "seed": ["7"]})
     assert settings["d_out"] == 3 and settings["seed"] == 7
@@ -177,8 +189,11 @@ def test_links_round_trip_every_setting():
             "dropout": ["0.35"],
             "train": ["false"],
             "query": ["3"],
+            "qkv_bias": ["true"],
+            "out_proj": ["linear"],
         }
     )
+    assert settings.config().qkv_bias is True and settings.config().out_proj == "linear"
     edited = settings.replace(rows=((1.0, -2.5),) * 4, tokens=("a", "b", "a", "c"))
     for original in (settings, edited):
         params = link_params(original)

@@ -3,7 +3,7 @@
 import threading
 
 import torch
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, make_embeddings, run_attention, steps
@@ -33,6 +33,8 @@ configs = st.builds(
     seed=st.integers(0, 2**32 - 1),
     scaling=st.sampled_from(["none", "d", "sqrt_d"]),
     heads_layout=st.sampled_from(["split", "wrapper"]),
+    qkv_bias=st.booleans(),
+    out_proj=st.sampled_from(["none", "linear", "identity"]),
 )
 
 
@@ -94,7 +96,10 @@ def test_neg_inf_strategy_equals_zero_and_renormalise(inputs, config, data):
     empty = [i for i in range(n) if not any(allowed[i])]
     assert list(neg_inf.diagnostics.fully_masked_rows) == empty
     for row in empty:
-        assert torch.all(neg_inf.output[row] == 0)
+        assert torch.all(neg_inf.context[row] == 0)
+        # the output projection maps a zero context vector to its bias
+        bias = neg_inf.b_out if neg_inf.b_out is not None else torch.zeros_like(neg_inf.output[row])
+        assert torch.equal(neg_inf.output[row], bias)
 
 
 @settings(max_examples=30, deadline=None)
@@ -127,3 +132,79 @@ def test_seeded_traces_are_identical_whatever_other_threads_do():
         thread.join()
     for index, outputs in results.items():
         assert all(torch.equal(out, expected[index]) for out in outputs)
+
+
+# --- zero-and-renormalise equals -inf over the whole float32 range ------------------------------
+
+FLOAT32_MAX = float(torch.finfo(torch.float32).max)
+any_score = st.floats(-FLOAT32_MAX, FLOAT32_MAX, allow_nan=False, width=32)
+
+
+@st.composite
+def scores_and_masks(draw):
+    num_heads, num_tokens = draw(st.integers(1, 3)), draw(st.integers(1, 8))
+    cells = num_heads * num_tokens * num_tokens
+    scores = draw(st.lists(any_score, min_size=cells, max_size=cells))
+    allowed = draw(st.lists(st.booleans(), min_size=num_tokens**2, max_size=num_tokens**2))
+    return (
+        torch.tensor(scores).reshape(num_heads, num_tokens, num_tokens),
+        torch.tensor(allowed).reshape(num_tokens, num_tokens),
+    )
+
+
+def zero_renorm_weights(scores: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    softmax_all = steps.normalise(steps.mask_scores(scores, allowed, "zero_renorm"), "softmax")
+    return steps.mask_weights(softmax_all, allowed, "zero_renorm", scores)
+
+
+def neg_inf_weights(scores: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    return steps.normalise(steps.mask_scores(scores, allowed, "neg_inf"), "softmax")
+
+
+# The row: a blocked score of 1000 used to push the kept weight to 0, giving [0, 0].
+@example((torch.tensor([[[0.0, 1000.0], [0.0, 1000.0]]]), torch.tensor([[True, False]] * 2)))
+@settings(max_examples=300, deadline=None)
+@given(scores_and_masks())
+def test_zero_renorm_equals_neg_inf_for_any_float32_scores(case):
+    scores, allowed = case
+    before = scores.clone()
+    renorm = zero_renorm_weights(scores, allowed)
+    expected = neg_inf_weights(scores, allowed)
+    assert torch.equal(scores, before)  # the step did not edit its input
+    assert not torch.isnan(renorm).any()
+    torch.testing.assert_close(renorm, expected, atol=1e-6, rtol=1e-5)
+    keeps = allowed.any(dim=-1)
+    sums = renorm.sum(dim=-1)  # (num_heads, num_tokens)
+    torch.testing.assert_close(sums[:, keeps], torch.ones_like(sums[:, keeps]))
+    assert torch.all(renorm[:, ~keeps] == 0)
+    assert torch.all(renorm[:, ~allowed] == 0)
+
+
+def test_zero_renorm_keeps_the_weight_a_huge_blocked_score_would_underflow():
+    scores = torch.tensor([[[-3e38, 3e38, 0.0]]])
+    allowed = torch.tensor([[True, False, True]])
+    torch.testing.assert_close(zero_renorm_weights(scores, allowed), torch.tensor([[[0, 0, 1.0]]]))
+    nothing = torch.zeros(1, 1, dtype=torch.bool)
+    assert torch.equal(zero_renorm_weights(torch.tensor([[[5.0]]]), nothing), torch.zeros(1, 1, 1))
+
+
+HUGE = float(torch.tensor(1e18))  # as a float32; scores x·x reach ~3e36 for three numbers
+huge_values = st.floats(-HUGE, HUGE, allow_nan=False, width=32)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 3), st.data())
+def test_zero_renorm_equals_neg_inf_end_to_end_with_huge_scores(n, d_in, data):
+    rows = data.draw(
+        st.lists(st.lists(huge_values, min_size=d_in, max_size=d_in), min_size=n, max_size=n)
+    )
+    cells = data.draw(st.lists(st.booleans(), min_size=n * n, max_size=n * n))
+    allowed = tuple(tuple(cells[i * n : (i + 1) * n]) for i in range(n))
+    big = make_embeddings([f"t{i}" for i in range(n)], rows)
+    config = AttentionConfig(init="identity", scaling="none", mask="custom", custom_mask=allowed)
+    neg_inf = run_attention(big, config)
+    renorm = run_attention(big, config.replace(mask_strategy="zero_renorm"))
+    assert not torch.isnan(renorm.weights).any()
+    torch.testing.assert_close(renorm.weights, neg_inf.weights, atol=1e-6, rtol=1e-5)
+    scale = float(big.values.abs().max()) + 1.0
+    torch.testing.assert_close(renorm.output, neg_inf.output, atol=1e-5 * scale, rtol=1e-5)

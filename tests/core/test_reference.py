@@ -46,6 +46,44 @@ def test_core_matches_sdpa_and_multihead_attention(num_tokens, dims, mask, layou
         assert check.mha_copied_max_diff < MATCH_TOLERANCE
 
 
+@pytest.mark.parametrize(
+    ("layout", "out_proj", "qkv_bias", "mask"),
+    list(
+        itertools.product(
+            ["split", "wrapper"], ["none", "linear", "identity"], [False, True], ["none", "causal"]
+        )
+    ),
+)
+def test_biases_and_output_projections_match_multihead_attention(layout, out_proj, qkv_bias, mask):
+    config = AttentionConfig(
+        d_out=4,
+        heads=2,
+        heads_layout=layout,
+        init="linear",
+        seed=11,
+        mask=mask,
+        qkv_bias=qkv_bias,
+        out_proj=out_proj,
+    )
+    trace = run_attention(random_embeddings(5, 3, seed=4), config)
+    assert (trace.b_query is not None) == qkv_bias and (trace.b_out is not None) == (
+        out_proj == "linear"
+    )
+    check = check_against_torch(trace)
+    assert check.sdpa_max_diff is not None and check.sdpa_max_diff < MATCH_TOLERANCE
+    assert check.mha_copied_max_diff is not None and check.mha_copied_max_diff < MATCH_TOLERANCE
+    assert check.mha_bypass_max_diff is not None and check.mha_bypass_max_diff < MATCH_TOLERANCE
+
+
+def test_checking_against_torch_leaves_the_global_generator_alone():
+    config = AttentionConfig(d_out=4, heads=2, out_proj="linear", qkv_bias=True)
+    trace = run_attention(preset_embeddings("journey"), config)
+    before = torch.random.get_rng_state()
+    check = check_against_torch(trace)
+    assert check.mha_copied_max_diff is not None and check.mha_copied_max_diff < MATCH_TOLERANCE
+    assert torch.equal(torch.random.get_rng_state(), before)
+
+
 @pytest.mark.parametrize("scaling", ["none", "d", "sqrt_d"])
 def test_every_scaling_matches_sdpa_with_its_scale(scaling):
     trace = run_attention(preset_embeddings("journey"), AttentionConfig(scaling=scaling, d_out=4))
