@@ -27,6 +27,7 @@ from real_model.loader import (
     load_model,
     model_source,
 )
+from real_model.projection import PlaygroundWords, glove_pca, playground_words
 from real_model.seed001 import SeedCheck, seed001_checks
 
 __all__ = [
@@ -38,15 +39,18 @@ __all__ = [
     "HeadReproduction",
     "LoadedModel",
     "ModelLoadError",
+    "PlaygroundWords",
     "SeedCheck",
     "WordComparison",
     "compare_word",
     "glove_attention",
+    "glove_pca",
     "glove_vectors",
     "load_glove",
     "load_model",
     "model_source",
     "noncontextual_embeddings",
+    "playground_words",
     "reproduce_head",
     "seed001_checks",
     "shared_glove",
