@@ -146,6 +146,7 @@ def test_contextual_vectors_of_ship(odyssey, amazon):
         (ODYSSEY, "softmax", SOFTMAX_TABLE_O),
         (AMAZON, "softmax", SOFTMAX_TABLE_A),
     ],
+    ids=["cosine-odyssey", "cosine-amazon", "softmax-odyssey", "softmax-amazon"],
 )
 def test_two_decimal_tables(sentence, kind, table):
     weights = getattr(glove_attention(sentence), kind).weights[0]
