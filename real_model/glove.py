@@ -60,7 +60,9 @@ class GloveVectors:
         vectors: (400_000, 50), a read-only memory map
     """
 
-    def __init__(self, folder: Path, sorted_words: object, rows: np.ndarray, vectors: np.ndarray):
+    def __init__(
+        self, folder: Path, sorted_words: object, rows: np.ndarray, vectors: np.ndarray
+    ) -> None:
         self.folder = folder
         self._sorted = _SortedWords(sorted_words)
         self._rows = rows  # (400_000,) row in the file of each sorted word
