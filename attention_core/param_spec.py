@@ -7,6 +7,8 @@ from typing import Any
 
 from attention_core.errors import AttentionInputError
 from attention_core.parsing import (
+    check_text,
+    echo,
     format_matrix,
     parse_bool,
     parse_int,
@@ -34,7 +36,7 @@ class Param:
     """
 
     name: str
-    kind: str  # "int", "float", "bool", "choice", "labels" or "matrix"
+    kind: str  # "int", "float", "bool", "choice", "text", "labels" or "matrix"
     default: Any
     label: str
     help: str
@@ -82,10 +84,12 @@ class Param:
             return parse_tokens(text, MAX_TOKENS)
         if self.kind == "matrix":
             return parse_matrix(text, int(self.high or MAX_TOKENS), MAX_DIMS)
+        if self.kind == "text":
+            return check_text(text, self.name, int(self.high or 200))
         cleaned = text.strip()
         if cleaned not in self.choices:
             raise AttentionInputError(
-                f"{self.name} must be one of {', '.join(self.choices)}, not {cleaned[:20]!r}"
+                f"{self.name} must be one of {', '.join(self.choices)}, not {echo(cleaned)}"
             )
         return cleaned
 
@@ -119,6 +123,10 @@ class Param:
                     f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
                 )
             return value
+        if self.kind == "text":
+            if not isinstance(value, str):
+                raise AttentionInputError(f"{self.name} must be text, not {value!r}")
+            return check_text(value, self.name, int(self.high or 200))
         return value
 
     def to_text(self, value: Any) -> str:

@@ -96,6 +96,21 @@ def _printable(ch: str) -> bool:
     return category not in _REFUSED_CATEGORIES
 
 
+def check_text(text: str, where: str, limit: int) -> str:
+    """Validate free text (a sentence, a word): 1 to ``limit`` printable characters."""
+    cleaned = " ".join(text.split())
+    if not cleaned:
+        raise AttentionInputError(f"{where} is empty")
+    bad = next((ch for ch in cleaned if not _printable(ch)), None)
+    if bad is not None:
+        raise AttentionInputError(
+            f"{where} contains U+{ord(bad):04X}: type printable characters only"
+        )
+    if len(cleaned) > limit:
+        raise AttentionInputError(f"{where} has {len(cleaned)} characters; at most {limit}")
+    return cleaned
+
+
 def check_label(label: str, where: str) -> str:
     """Validate one token label and return it without surrounding spaces.
 

@@ -5,9 +5,41 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.experiments import scaling_experiment
+from real_model import (
+    GloveAttention,
+    LoadedModel,
+    SeedCheck,
+    forget_model,
+    glove_attention,
+    seed001_checks,
+    shared_model,
+)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def scaling_rows(seed: int) -> list[dict[str, float | int | str]]:
     """The core's scaling experiment for one seed (plain values in and out)."""
     return scaling_experiment(seed=seed)
+
+
+@st.cache_resource(max_entries=128, show_spinner="Reading the GloVe vectors (first visit only)…")
+def glove_sentence(sentence: str) -> GloveAttention:
+    """Seed 001's two attentions on one sentence's GloVe vectors; shared, never mutated."""
+    return glove_attention(sentence)
+
+
+@st.cache_resource(max_entries=1, show_spinner="Recomputing seed 001's numbers…")
+def seed001() -> list[SeedCheck]:
+    """Every tensor seed 001 prints, beside ours (computed once per server process)."""
+    return seed001_checks()
+
+
+def encoder() -> LoadedModel:
+    """The pretrained encoder, loaded once per process; a failure is remembered (Retry)."""
+    with st.spinner("Loading the encoder from its installed package (first visit only)…"):
+        return shared_model()
+
+
+def retry_encoder() -> None:
+    """Forget a remembered failure so that the next visit tries again (a button callback)."""
+    forget_model()

@@ -16,7 +16,7 @@ from attention_core.embeddings import display_labels
 from attention_core.param_spec import Param
 from attention_core.params import PARAMS
 from attention_core.settings import Settings, head_choices
-from ui import nav, safe
+from ui import nav, safe, state
 
 GROUPS = (
     ("input", "Input"),
@@ -27,10 +27,20 @@ GROUPS = (
 MORE = ("advanced", "view")
 
 
-def widget(name: str, settings: Settings, **extra: Any) -> Any:
-    """Draw the widget of one parameter from its row in the table; returns its value."""
+def widget(name: str, settings: Settings, count: int | None = None, **extra: Any) -> Any:
+    """Draw the widget of one parameter from its row in the table; returns its value.
+
+    ``count`` narrows a choice of 1…count that only the page knows (a model's layers).
+    """
     param = PARAMS[name]
     common = {"key": name, "help": param.help, **extra}
+    if count is not None:
+        if settings[name] > count:
+            state.set_value(name, count)
+        options = list(range(1, count + 1))
+        return st.selectbox(
+            param.label, options, format_func=lambda i: f"{param.label} {i}", **common
+        )
     if param.widget == "slider":
         return st.slider(
             param.label,
@@ -46,6 +56,9 @@ def widget(name: str, settings: Settings, **extra: Any) -> Any:
         )
     if param.widget == "toggle":
         return st.toggle(param.label, **common)
+    if param.widget == "text":
+        return st.text_input(param.label, max_chars=int(param.high or 200), **common)
+
     options, format_func = _options(param, settings)
     if param.widget == "radio":
         return st.radio(param.label, options, format_func=format_func, horizontal=True, **common)

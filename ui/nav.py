@@ -105,8 +105,16 @@ PAGES = (
         "the sidebar's scaling, normalisation and dropout",
     ),
     PageInfo(
-        "pages/9_Real_sentences.py",
-        "9 · Real sentences",
+        "pages/9_Word_vectors.py",
+        "9 · Real word vectors",
+        ":material/dictionary:",
+        "🚢",
+        "real GloVe vectors of the words you type, and the number of decimals",
+        "the matrix and the sidebar's weights, scaling, mask and dropout (seed 001 uses none)",
+    ),
+    PageInfo(
+        "pages/10_Real_sentences.py",
+        "10 · Real sentences",
         ":material/translate:",
         "📖",
         "a pretrained model's own embeddings and weights",

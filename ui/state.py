@@ -64,7 +64,8 @@ def begin(page: str) -> Run:
     else:
         settings = session[SETTINGS]
     entered = session.get(LAST_PAGE) != page
-    settings, changed_source = _read_widgets(settings, page)
+    settings, changed_source, refused = _read_widgets(settings, page)
+    notices += refused
     if changed_source:
         tokens, rows = preset_matrix(settings.values)
         settings = settings.replace(tokens=tokens, rows=rows)
@@ -91,27 +92,34 @@ def _lesson_elsewhere(name: str, page: str) -> bool:
     return param is not None and param.scope == "lesson" and param.page != page
 
 
-def _read_widgets(settings: Settings, page: str) -> tuple[Settings, bool]:
-    """Values the browser sent since the last run; a value a widget cannot hold is ignored."""
+def _read_widgets(settings: Settings, page: str) -> tuple[Settings, bool, list[Notice]]:
+    """Values the browser sent since the last run; a refused value keeps the last valid one."""
     session = st.session_state
     changes: dict[str, Any] = {}
-    for name in (*SHARED_PARAMS, *lesson_params(page)):
+    refused: list[Notice] = []
+    for name in _widget_names(page):
         if name not in session:
             continue
         try:
             value = PARAMS[name].check(session[name])
-        except AttentionInputError:
+        except AttentionInputError as error:
+            refused.append(Notice(name, str(error), PARAMS[name].to_text(settings[name])))
             continue
         if value != settings[name]:
             changes[name] = value
     changed_source = any(name in changes for name in MATRIX_SOURCE)
-    return (settings.replace(**changes) if changes else settings), changed_source
+    return (settings.replace(**changes) if changes else settings), changed_source, refused
+
+
+def _widget_names(page: str) -> tuple[str, ...]:
+    """The keys of the widgets a run on ``page`` may draw: shared ones and the lesson's."""
+    return (*SHARED_PARAMS, *(n for n in lesson_params(page) if PARAMS[n].widget))
 
 
 def _prepare_widgets(settings: Settings, page: str, entered: bool) -> None:
     """Set each widget's key to its settled value (all of them on entering a page)."""
     session = st.session_state
-    for name in (*SHARED_PARAMS, *lesson_params(page)):
+    for name in _widget_names(page):
         if entered or name not in session or session[name] != settings[name]:
             session[name] = settings[name]
 

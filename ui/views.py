@@ -12,6 +12,7 @@ import streamlit as st
 import torch
 
 from attention_core import AttentionTrace
+from attention_core.embeddings import display_labels
 from attention_core.params import PARAMS
 from ui import charts, controls, formulas, safe, state, tables
 from ui.page import Page
@@ -36,6 +37,11 @@ def show_notices(page: Page) -> None:
     """Problems with the link, a clash between settings, or an edit that was refused."""
     for text in page.notices:
         st.warning(text, icon=":material/info:")
+
+
+def display(tokens: Sequence[str]) -> list[str]:
+    """Labels made unique for charts: a repeated label gets its position ("to·5")."""
+    return display_labels(tokens)
 
 
 def matrix_values(matrix: torch.Tensor) -> list[list[float]]:

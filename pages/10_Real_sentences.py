@@ -1,0 +1,169 @@
+"""Real sentences: a pretrained encoder's embeddings, one word in two contexts, a real head."""
+
+import streamlit as st
+
+from attention_core import run_attention
+from attention_core.lessons import similarity
+from real_model import (
+    HEAD_TOLERANCE,
+    MODEL_ENV,
+    ModelLoadError,
+    compare_word,
+    model_source,
+    noncontextual_embeddings,
+    reproduce_head,
+)
+from real_model.analysis import MAX_TOKENS, SIMPLIFIED
+from real_model.seed001 import AMAZON, ODYSSEY
+from ui import cached, charts, controls, safe, tables, views
+from ui import page as run_order
+
+SENTENCES = {"odyssey": ODYSSEY, "amazon": AMAZON}
+
+page = run_order.setup(__file__)
+views.show_header(
+    page,
+    "10 · Real sentences, a real model",
+    "A small pretrained encoder (all-MiniLM-L6-v2, 6 layers of 12 heads, 384 numbers per "
+    "token) supplies real embeddings, and one of its real attention heads is recomputed by "
+    "the same attention core as every other page.",
+)
+source = model_source()
+st.caption(
+    f"Model: {safe.md(source, 80)}, read from its installed package (set {MODEL_ENV} to a "
+    "hub id or a save_pretrained folder to use another)."
+)
+try:
+    loaded = cached.encoder()
+except ModelLoadError as error:
+    loaded = None
+    st.error(f"The model cannot be loaded: {safe.md(str(error), 300)}", icon=":material/error:")
+    st.button("Retry", key="retry_model", on_click=cached.retry_encoder)
+    st.caption("The other pages do not need this model.")
+if loaded is not None:
+    choice = controls.widget("text", page.settings)
+    own = controls.widget("own", page.settings) if choice == "own" else None
+    sentence = own or SENTENCES.get(choice, ODYSSEY)
+
+    embeddings = page.call(noncontextual_embeddings, loaded, sentence)
+    if embeddings is not None:
+        labels = views.display(embeddings.tokens)
+        st.markdown(
+            "**Tokens, as the model splits them:** "
+            + " · ".join(safe.md(t, 30) for t in embeddings.tokens)
+        )
+        if embeddings.num_tokens == MAX_TOKENS:
+            st.caption(f"The sentence was cut at {MAX_TOKENS} tokens.")
+        st.subheader("Noncontextual embeddings")
+        if not page.present:
+            st.markdown(
+                f"Each token's row of the model's input embedding table ({embeddings.d_in} "
+                "numbers): the same vector for a word wherever it appears. Their cosine "
+                "similarities, and plain scaled dot-product self-attention on them (no "
+                "trainable weights, as seed 001 does with GloVe vectors):"
+            )
+        pairs = page.call(similarity, embeddings)
+        simple = page.call(run_attention, embeddings, SIMPLIFIED)
+        if pairs is not None and simple is not None:
+            size = len(labels)
+            views.show_heatmap(
+                page,
+                charts.Heatmap(
+                    views.matrix_values(pairs.cosine),
+                    labels,
+                    labels,
+                    kind="scores",
+                    title="cosine similarity",
+                    description=f"Cosine similarity of the {size} tokens' embeddings.",
+                ),
+                "hm_real_cos",
+            )
+            views.show_heatmap(
+                page,
+                charts.Heatmap(
+                    views.matrix_values(simple.weights[0]),
+                    labels,
+                    labels,
+                    kind="weights",
+                    title="softmax(X Xᵀ / √d)",
+                    description=f"Scaled softmax weights of the {size} tokens.",
+                    scale=page.settings["weight_scale"],
+                ),
+                "hm_real_attn",
+            )
+
+        st.subheader("A real head, recomputed")
+        left, right = st.columns(2)
+        with left:
+            layer = controls.widget("layer", page.settings, count=loaded.num_layers)
+        with right:
+            head = controls.widget("model_head", page.settings, count=loaded.num_heads)
+        result = page.call(reproduce_head, loaded, sentence, layer - 1, head - 1)
+        if result is not None:
+            for matrix, title, key in (
+                (result.trace.weights[0], "attention_core with the head's weights", "hm_ours"),
+                (result.model_weights, "the model's own attention", "hm_model"),
+            ):
+                views.show_heatmap(
+                    page,
+                    charts.Heatmap(
+                        views.matrix_values(matrix),
+                        labels,
+                        labels,
+                        kind="weights",
+                        title=title,
+                        description=f"{title.capitalize()}: layer {layer}, head {head}.",
+                        scale=page.settings["weight_scale"],
+                    ),
+                    key,
+                )
+            if result.matches:
+                st.success(
+                    f"Reproduced: largest difference {result.max_diff:.1e} "
+                    f"(✓ at most {HEAD_TOLERANCE:.0e})",
+                    icon=":material/check_circle:",
+                )
+            else:
+                st.error(
+                    f"Not reproduced: largest difference {result.max_diff:.1e}",
+                    icon=":material/cancel:",
+                )
+        if not page.present:
+            st.markdown(
+                "How: take this layer's input hidden states, append a 1 to each, and append "
+                "each projection's bias as an extra row of its weight matrix, so "
+                "x·W + b = [x, 1]·[W; b]. The core's typed weights then give exactly the "
+                "model's queries, keys and values; scores are divided by √d_k and softmaxed as "
+                "on every other page."
+            )
+
+    st.subheader("One word, two contexts")
+    word = controls.widget("compare", page.settings)
+    comparison = page.call(compare_word, loaded, ODYSSEY, AMAZON, word.lower())
+    if comparison is not None:
+        first, second = st.columns(2)
+        first.metric(
+            "cosine of its two contextual vectors", page.number(comparison.contextual_cosine)
+        )
+        second.metric(
+            "cosine of its two noncontextual vectors",
+            page.number(comparison.noncontextual_cosine),
+        )
+        st.markdown(
+            tables.markdown_table(
+                ["sentence", "attends most to (plain self-attention)"],
+                [
+                    [text, ", ".join(f"{t} ({page.number(w)})" for t, w in top)]
+                    for text, top in ((ODYSSEY, comparison.top_a), (AMAZON, comparison.top_b))
+                ],
+                labelled_rows=False,
+            )
+        )
+views.predict(
+    "Is “ship” closer to itself across the two sentences before or after the model adds context?",
+    "Before: its noncontextual vectors are the same row of the embedding table (cosine 1). "
+    "After the layers mix in the neighbouring words, the two contextual vectors differ, so "
+    "their cosine drops below 1.",
+    key="real_ship",
+)
+views.finish(page)
