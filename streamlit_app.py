@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import page as run_order
 from ui import panels, views
-from ui.matrix_editor import show_matrix_editor
+from ui.matrix_editor import show_glove_import, show_matrix_editor
 
 page = run_order.setup(__file__)
 trace = page.trace
@@ -23,12 +23,15 @@ if beside:
     with left:
         st.subheader("Embedding matrix")
         show_matrix_editor(page)
+        show_glove_import(page)
     with right:
         views.show_heatmap(page, weights, "hm_weights", max_width=int(views.CONTENT_WIDTH * 0.58))
 else:
     views.show_heatmap(page, weights, "hm_weights")
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
         show_matrix_editor(page)
+    show_glove_import(page)
+
 
 st.subheader(f"Step by step for token {page.query + 1}")
 views.show_focus(page, trace, head)

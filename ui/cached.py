@@ -8,11 +8,15 @@ from attention_core.experiments import scaling_experiment
 from real_model import (
     GloveAttention,
     LoadedModel,
+    PlaygroundWords,
     SeedCheck,
     forget_model,
     glove_attention,
     seed001_checks,
     shared_model,
+)
+from real_model import (
+    playground_words as projected_words,
 )
 
 
@@ -43,3 +47,9 @@ def encoder() -> LoadedModel:
 def retry_encoder() -> None:
     """Forget a remembered failure so that the next visit tries again (a button callback)."""
     forget_model()
+
+
+def playground_words(words: tuple[str, ...], width: int) -> PlaygroundWords:
+    """Real words' GloVe vectors projected to ``width`` numbers (the PCA is fitted once)."""
+    with st.spinner("Reading the GloVe vectors (first use only)…"):
+        return projected_words(list(words), width)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from attention_core.params import MAX_TOKENS
 from attention_core.parsing import LABEL_MAX_CHARS, VALUE_LIMIT
-from ui import editor, state
+from ui import cached, editor, safe, state
 from ui.page import Page
 
 
@@ -52,3 +52,35 @@ def show_matrix_editor(page: Page) -> None:
     right.caption(
         f"Up to {MAX_TOKENS} tokens; numbers between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
     )
+
+
+def show_glove_import(page: Page) -> None:
+    """Bring real words into the Playground: their GloVe vectors, projected to d_in numbers."""
+    width = page.embeddings.d_in
+    with st.expander(
+        "Use real words (GloVe vectors)", key="glove_import_open", on_change="rerun"
+    ) as section:
+        if not section.open:
+            return
+        st.markdown(
+            f"Type up to {MAX_TOKENS} words. Each word's 50 GloVe numbers are projected onto "
+            f"the first {width} principal axes of the 10 000 most frequent GloVe words (a "
+            "projection fitted once on those words, never on yours), rounded to 2 decimals, "
+            "and become the matrix with the words as labels."
+        )
+        words = st.text_input(
+            "Words", "king queen man woman apple orange", max_chars=300, key="glove_words"
+        )
+        if st.button("Use these words", key="glove_use"):
+            found = page.call(cached.playground_words, tuple(words.split()), width)
+            if found is not None:
+                state.replace_matrix(found.embeddings.tokens, found.embeddings.as_rows())
+                if found.unknown:
+                    state.remember(
+                        "_glove_unknown", ", ".join(safe.md(w, 30) for w in found.unknown)
+                    )
+                st.rerun()
+        unknown = state.recall("_glove_unknown")
+        if unknown:
+            st.info(f"Not in GloVe, left out: {unknown}.", icon=":material/info:")
+            state.remember("_glove_unknown", None)
