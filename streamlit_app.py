@@ -2,8 +2,8 @@
 
 import streamlit as st
 
+from ui import charts, panels, views
 from ui import page as run_order
-from ui import panels, views
 from ui.matrix_editor import show_glove_import, show_matrix_editor
 
 page = run_order.setup(__file__)
@@ -17,15 +17,20 @@ views.show_header(
 )
 head = views.head_choice(page)
 weights = views.weights_heatmap(page, trace, head)
-beside = page.settings.d_in <= 4 and not page.present
+side_width = int(views.CONTENT_WIDTH * 0.58)
+beside = (
+    page.settings.d_in <= 4
+    and not page.present
+    and charts.fits(weights, decimals=page.decimals, present=False, max_width=side_width)
+)
 if beside:
     left, right = st.columns([0.42, 0.58], gap="medium")
     with left:
-        st.subheader("Embedding matrix")
+        st.header("Embedding matrix")
         show_matrix_editor(page)
         show_glove_import(page)
     with right:
-        views.show_heatmap(page, weights, "hm_weights", max_width=int(views.CONTENT_WIDTH * 0.58))
+        views.show_heatmap(page, weights, "hm_weights", max_width=side_width)
 else:
     views.show_heatmap(page, weights, "hm_weights")
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
@@ -33,13 +38,13 @@ else:
     show_glove_import(page)
 
 
-st.subheader(f"Step by step for token {page.query + 1}")
+st.header(f"Step by step for token {page.query + 1}")
 views.show_focus(page, trace, head)
 with st.expander("Every number of this row", key="focus_rows", on_change="rerun") as rows:
     if rows.open:
         st.markdown(views.focus_rows(page, trace, head))
 
-st.subheader("Scores and context vectors")
+st.header("Scores and context vectors")
 views.show_side_by_side(
     page,
     [
@@ -56,9 +61,9 @@ views.show_side_by_side(
         ),
     ],
 )
-st.subheader("Queries, keys and values")
+st.header("Queries, keys and values")
 views.show_qkv(page, trace)
-st.subheader("Diagnostics")
+st.header("Diagnostics")
 panels.show_diagnostics(page, trace, head)
 panels.show_code_export(page, trace)
 views.finish(page)

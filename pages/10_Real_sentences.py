@@ -54,7 +54,7 @@ if loaded is not None:
         )
         if embeddings.num_tokens == MAX_TOKENS:
             st.caption(f"The sentence was cut at {MAX_TOKENS} tokens.")
-        st.subheader("Noncontextual embeddings")
+        st.header("Noncontextual embeddings")
         if not page.present:
             st.markdown(
                 f"Each token's row of the model's input embedding table ({embeddings.d_in} "
@@ -92,7 +92,7 @@ if loaded is not None:
                 "hm_real_attn",
             )
 
-        st.subheader("A real head, recomputed")
+        st.header("A real head, recomputed")
         left, right = st.columns(2)
         with left:
             layer = controls.widget("layer", page.settings, count=loaded.num_layers)
@@ -137,7 +137,7 @@ if loaded is not None:
                 "on every other page."
             )
 
-    st.subheader("One word, two contexts")
+    st.header("One word, two contexts")
     word = controls.widget("compare", page.settings)
     comparison = page.call(compare_word, loaded, ODYSSEY, AMAZON, word.lower())
     if comparison is not None:

@@ -22,7 +22,7 @@ pairs = page.call(similarity, page.embeddings)
 
 left, right = st.columns([1.3, 1])
 with left:
-    st.subheader("The embeddings in 3D")
+    st.header("The embeddings in 3D")
     figure = charts.make_embedding_3d(
         trace.inputs.tolist(),
         labels,
@@ -43,7 +43,7 @@ with left:
         "tokens only when W_query, W_key and W_value are “none”."
     )
 with right:
-    st.subheader("The matrix")
+    st.header("The matrix")
     views.show_heatmap(
         page,
         views.vectors_heatmap(
@@ -57,7 +57,7 @@ with right:
         max_width=views.CONTENT_WIDTH * 2 // 5,
     )
 
-st.subheader("How alike are two tokens?")
+st.header("How alike are two tokens?")
 if not page.present:
     st.markdown(
         "The **dot product** x⁽ⁱ⁾·x⁽ʲ⁾ multiplies matching numbers and adds them up: it grows "

@@ -35,11 +35,11 @@ views.show_header(
     "with those weights. (Choose the focused token in the sidebar.)",
 )
 
-st.subheader(f"1. Scores: each token against token {query + 1}")
+st.header(f"1. Scores: each token against token {query + 1}")
 for key in range(simple.num_tokens):
     st.latex(formulas.score_latex(page, simple, query, key))
 
-st.subheader("2. Three ways to turn scores into weights")
+st.header("2. Three ways to turn scores into weights")
 scale = controls.widget("input_scale", page.settings)
 rows = page.call(compare_normalisations, page.embeddings, query, scale) or []
 columns = st.columns(3)
@@ -73,10 +73,10 @@ views.predict(
     key="simplified_shift",
 )
 
-st.subheader(f"3. The context vector of token {query + 1}")
+st.header(f"3. The context vector of token {query + 1}")
 st.latex(formulas.context_latex(page, simple))
 
-st.subheader("4. All tokens at once")
+st.header("4. All tokens at once")
 if not page.present:
     st.markdown(
         "Two loops (every query against every key) compute the same numbers as one matrix "

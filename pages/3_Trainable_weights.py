@@ -25,36 +25,37 @@ if source == "typed":
     )
     st.caption("With typed matrices the page shows one head; d_out is the grids' width.")
 else:
-    st.subheader("The three matrices")
-    columns = st.columns(3)
-    for column, name in zip(columns, ("W_query", "W_key", "W_value"), strict=True):
-        matrix = getattr(trace, name)
-        with column:
-            views.show_heatmap(
-                page,
+    st.header("The three matrices")
+    views.show_side_by_side(
+        page,
+        [
+            (
                 views.vectors_heatmap(
                     page,
-                    matrix,
+                    getattr(trace, name),
                     "c",
                     name,
-                    f"{name}: {matrix.shape[0]} input numbers × {matrix.shape[1]} output numbers.",
-                    row_names=[f"d{i + 1}" for i in range(matrix.shape[0])],
+                    f"{name}: {trace.inputs.shape[1]} input numbers × "
+                    f"{getattr(trace, name).shape[1]} output numbers.",
+                    row_names=[f"d{i + 1}" for i in range(trace.inputs.shape[1])],
                 ),
                 f"hm_{name}",
-                max_width=views.CONTENT_WIDTH // 3,
             )
+            for name in ("W_query", "W_key", "W_value")
+        ],
+    )
 
-st.subheader("What they make: queries, keys and values")
+st.header("What they make: queries, keys and values")
 views.show_qkv(page, trace)
 
 query = page.query
-st.subheader(f"For one query: token {query + 1}")
+st.header(f"For one query: token {query + 1}")
 head = views.head_choice(page)
 for key in range(trace.num_tokens):
     st.latex(formulas.score_latex(page, trace, query, key, head))
 views.show_focus(page, trace, head)
 
-st.subheader("For every token at once")
+st.header("For every token at once")
 views.show_side_by_side(
     page,
     [
@@ -70,7 +71,7 @@ views.predict(
     key="weights_symmetry",
 )
 
-st.subheader("Book parity")
+st.header("Book parity")
 if not page.present:
     st.markdown(
         "With the book's own initialisations (“Your journey starts with one step”, `torch.rand` "

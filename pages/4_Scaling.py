@@ -18,7 +18,7 @@ views.show_header(
     "same whatever d_k is.",
 )
 
-st.subheader("On your data")
+st.header("On your data")
 divisors = {s: t.scale_divisor for s, t in traces.items()}
 titles = {
     "none": "no scaling",
@@ -38,7 +38,7 @@ for column, trace in zip(columns, traces.values(), strict=True):
         f"Score variance {page.number(diagnostics.scaled_score_variance)}."
     )
 
-st.subheader("On random vectors, d from 1 to 1024")
+st.header("On random vectors, d from 1 to 1024")
 if not page.present:
     st.markdown(
         "Queries and keys with independent entries of variance 1 (200 queries × 16 keys for "
@@ -65,7 +65,7 @@ for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, s
         )
         st.vega_lite_chart(spec=spec, key=f"ch_{measure}", width="stretch")
 
-st.subheader("Why √d and not d? Measured at d = 512")
+st.header("Why √d and not d? Measured at d = 512")
 at = {r["scaling"]: r for r in rows if r["d"] == 512}
 if at:
     uniform = float(at["none"]["uniform_entropy"])

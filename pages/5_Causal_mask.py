@@ -28,17 +28,18 @@ views.show_header(
     "there; the seeds show both.",
 )
 
-st.subheader("Four strategies on the same scores")
-columns = [*st.columns(2), *st.columns(2)]  # a 2 × 2 grid
-for column, (strategy, trace) in zip(columns, causal.items(), strict=True):
+st.header("Four strategies on the same scores")
+holders = views.show_side_by_side(
+    page,
+    [
+        (views.weights_heatmap(page, trace, title=SHORT_TITLES[strategy]), f"hm_{strategy}")
+        for strategy, trace in causal.items()
+    ],
+    per_row=2,
+)
+for holder, trace in zip(holders, causal.values(), strict=True):
     verdict = judge_mask(trace)
-    with column:
-        views.show_heatmap(
-            page,
-            views.weights_heatmap(page, trace, title=SHORT_TITLES[strategy]),
-            f"hm_{strategy}",
-            max_width=views.CONTENT_WIDTH // 2,
-        )
+    with holder:
         if verdict.leaked < 1e-7 and verdict.worst_row_sum_error < 1e-5:
             st.success("correct: no future weight, rows sum to 1", icon=":material/check_circle:")
         elif verdict.leaked >= 1e-7:
@@ -86,7 +87,7 @@ if pick == "zero_scores" and not page.present:
         "divide by the row sum* in the sidebar)."
     )
 
-st.subheader("No peeking")
+st.header("No peeking")
 left, right = st.columns(2)
 with left:
     later = controls.widget("peek_token", page.settings)
@@ -108,8 +109,8 @@ if peek is not None:
         "earlier output stays exactly the same. Without it, every token sees the change."
     )
 
-st.subheader("Padding, and a mask of your own")
-pad_col, custom_col = st.columns(2)
+st.header("Padding, and a mask of your own")
+pad_col, custom_col = views.halves(page, views.weights_heatmap(page, page.trace))
 with pad_col:
     count = controls.widget("lesson_padding", page.settings)
     padded = page.run(mask="padding", padding=count, dropout=0.0)

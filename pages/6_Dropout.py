@@ -59,12 +59,12 @@ if not page.present:
         "others exceed 1. That is expected; it is noise for training only."
     )
 
-st.subheader("Averaging many samples")
+st.header("Averaging many samples")
 samples = controls.widget("samples", page.settings)
 averaged = page.call(dropout_average, train.weights, p, samples, page.settings["dropout_seed"])
 if averaged is not None:
     average, gap = averaged
-    left, right = st.columns([1, 1])
+    left, right = views.halves(page, views.weights_heatmap(page, train))
     with left:
         heatmap = replace(
             views.weights_heatmap(page, train, title=f"average of {samples} samples"),

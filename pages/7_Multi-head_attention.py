@@ -33,19 +33,17 @@ elif trace.num_heads == 1:
         icon=":material/info:",
     )
 labels = page.labels
-st.subheader("One weights heatmap per head")
-per_row = min(trace.num_heads, 4)
-columns = st.columns(per_row)
-for head in range(trace.num_heads):
-    with columns[head % per_row]:
-        views.show_heatmap(
-            page,
-            views.weights_heatmap(page, trace, head, title=f"head {head + 1}"),
-            f"hm_head_{head}",
-            max_width=views.CONTENT_WIDTH // per_row,
-        )
+st.header("One weights heatmap per head")
+views.show_side_by_side(
+    page,
+    [
+        (views.weights_heatmap(page, trace, head, title=f"head {head + 1}"), f"hm_head_{head}")
+        for head in range(trace.num_heads)
+    ],
+    per_row=min(trace.num_heads, 4),
+)
 
-st.subheader("Merge the heads, then mix them")
+st.header("Merge the heads, then mix them")
 width = trace.context.shape[1]
 head_dim = trace.head_dim
 merged_names = [f"h{c // head_dim + 1}·{c % head_dim + 1}" for c in range(width)]
@@ -89,7 +87,7 @@ views.show_heatmap(
     "hm_mean",
 )
 
-st.subheader("Checked live against PyTorch")
+st.header("Checked live against PyTorch")
 check = page.call(check_against_torch, trace)
 if check is not None:
     copied_reason = check.mha_reason or (

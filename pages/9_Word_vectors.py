@@ -40,7 +40,7 @@ if glove is not None:
             icon=":material/info:",
         )
     size = len(words)
-    st.subheader(f"The vector of {safe.md(words[focus], 30)}")
+    st.header(f"The vector of {safe.md(words[focus], 30)}")
     vector = glove.embeddings.values[focus].tolist()
     st.markdown(
         tables.markdown_table(
@@ -69,7 +69,7 @@ if glove is not None:
             ),
             key,
         )
-    st.subheader(f"The new contextual vector of {safe.md(words[focus], 30)}")
+    st.header(f"The new contextual vector of {safe.md(words[focus], 30)}")
     context = glove.softmax.context[focus].tolist()
     st.markdown(
         tables.markdown_table(
@@ -82,7 +82,7 @@ if glove is not None:
         )
     )
 
-st.subheader("Seed 001's numbers, recomputed")
+st.header("Seed 001's numbers, recomputed")
 if not page.present:
     st.markdown(
         "Every tensor seed 001 prints for the two “ship” sentences, beside this app's, to the "

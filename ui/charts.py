@@ -23,6 +23,9 @@ MASKED_GREY = "#d9d9d9"
 DROPPED_RED = "#c0392b"
 FONT = {False: 13, True: 17}  # normal and presentation mode
 MIN_FONT = 9
+# Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
+# pixels past them (a title's accents above, a label's descenders below).
+PADDING = {"top": 8, "left": 6, "right": 6, "bottom": 6}
 LABEL_CHARS = 20  # the longest label a chart prints in full
 TEXT_LIMIT = 16  # past this many rows or columns, cells carry no printed numbers
 # Width of a character in units of the font size (a sans-serif font, rounded up).
@@ -146,6 +149,13 @@ def geometry(
         font -= 1
 
 
+def fits(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> bool:
+    """True when the heatmap fits ``max_width`` at its mode's full font size."""
+    texts = [str(r["text"]) for r in _records(heatmap, decimals)]
+    size, _ = geometry(heatmap, texts, present, max_width)
+    return size.font == FONT[present] and size.total_width <= max_width
+
+
 def make_heatmap(
     heatmap: Heatmap, *, decimals: int, present: bool = False, max_width: int = 600
 ) -> dict:
@@ -169,6 +179,7 @@ def make_heatmap(
     plot_width = size.cell_width * len(columns)
     return {
         "autosize": {"type": "pad", "contains": "padding"},
+        "padding": PADDING,
         "description": safe.plain(heatmap.description, 300),
         "width": plot_width,
         "height": size.cell_height * len(rows),
@@ -366,7 +377,7 @@ def make_weight_bars(
                 ],
             }
         ],
-        "padding": {"right": math.ceil(room)},
+        "padding": {**PADDING, "right": math.ceil(room)},
     }
 
 
@@ -388,6 +399,7 @@ def make_line_chart(
     labels = list(dict.fromkeys(str(r["label"]) for r in rows))
     return {
         "autosize": {"type": "fit-x", "contains": "padding"},
+        "padding": PADDING,
         "description": safe.plain(description, 300),
         "width": "container",
         "height": 220 if not present else 260,
@@ -414,7 +426,8 @@ def make_line_chart(
                         "type": "nominal",
                         "sort": labels,
                         "scale": {"domain": labels, "range": list(LINE_COLORS[: len(labels)])},
-                        "legend": {"title": "scores", "orient": "bottom"},
+                        "legend": {"title": "scores", "orient": "bottom", "columns": 1},
+
                     },
                     "tooltip": [
                         {"field": "d"},

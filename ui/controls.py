@@ -101,7 +101,7 @@ def sidebar(settings: Settings, links: dict[str, dict[str, str]]) -> None:
         navigation(links)
         widget("present", settings)
         for group, title in GROUPS:
-            st.subheader(title)
+            st.header(title)
             for name, param in PARAMS.items():
                 if param.group == group and _shown(param, settings):
                     widget(name, settings)

@@ -36,13 +36,20 @@ GOOD_TRACE = "_good_trace"
 BASE_CSS = """
 .block-container { padding-top: 2.5rem; padding-bottom: 3rem; }
 .stApp h1 { font-size: 2.1rem; padding-top: 0; }
+.stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
+.stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
+
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
+.stApp [data-testid="stCaptionContainer"] { color: #40444d; }
+.stApp [data-testid="stCaptionContainer"] code { color: #1f1f1f; }
+
 """
 PRESENT_CSS = """
 .stApp .stMarkdown p, .stApp .stMarkdown li, .stApp label p { font-size: 1.3rem; }
 .stApp .stMarkdown td, .stApp .stMarkdown th { font-size: 1.15rem; }
-.stApp h1 { font-size: 2.5rem; } .stApp h2 { font-size: 1.9rem; }
-.stApp h3 { font-size: 1.6rem; }
+.stApp h1 { font-size: 2.5rem; } .stApp h2 { font-size: 1.8rem; }
+.stApp [data-testid="stSidebar"] h2 { font-size: 1.25rem; }
+
 """
 
 # Everything imported so far (torch, pandas, streamlit) lives as long as the process: move it

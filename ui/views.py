@@ -18,7 +18,7 @@ from ui import charts, controls, formulas, safe, state, tables
 from ui.page import Page
 
 SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
-CONTENT_WIDTH = 880  # the main column at 1280 × 720 with the sidebar open (pixels)
+CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pixels)
 
 
 def show_header(page: Page, title: str, intro: str = "") -> None:
@@ -206,34 +206,51 @@ def focus_rows(page: Page, trace: AttentionTrace, head: int = 0) -> str:
 
 def show_qkv(page: Page, trace: AttentionTrace) -> None:
     """Queries, keys and values side by side."""
-    names = ("queries", "keys", "values")
-    columns = st.columns(3)
-    for column, name in zip(columns, names, strict=True):
+    heatmaps = []
+    for name in ("queries", "keys", "values"):
         matrix = getattr(trace, name)
-        with column:
-            show_heatmap(
-                page,
-                vectors_heatmap(
-                    page,
-                    matrix,
-                    name[0],
-                    f"{name} = X · W_{name[:-1].replace('querie', 'query')}",
-                    f"The {name}: {matrix.shape[0]} tokens × {matrix.shape[1]} numbers.",
-                ),
-                key=f"hm_{name}",
-                max_width=CONTENT_WIDTH // 3,
-            )
+        heatmap = vectors_heatmap(
+            page,
+            matrix,
+            name[0],
+            f"{name} = X · W_{name[:-1].replace('querie', 'query')}",
+            f"The {name}: {matrix.shape[0]} tokens × {matrix.shape[1]} numbers.",
+        )
+        heatmaps.append((heatmap, f"hm_{name}"))
+    show_side_by_side(page, heatmaps)
+
+
+def halves(page: Page, heatmap: charts.Heatmap) -> tuple:
+    """Two columns when ``heatmap`` fits half the width at full size, else two rows."""
+    half = CONTENT_WIDTH // 2
+    if charts.fits(heatmap, decimals=page.decimals, present=page.present, max_width=half):
+        return tuple(st.columns(2))
+    return st.container(), st.container()
 
 
 def show_side_by_side(
-    page: Page, heatmaps: Sequence[tuple[charts.Heatmap, str]], width: int = CONTENT_WIDTH
+    page: Page,
+    heatmaps: Sequence[tuple[charts.Heatmap, str]],
+    width: int = CONTENT_WIDTH,
+    per_row: int | None = None,
 ) -> list:
-    """Heatmaps in a row (stacked when they would not fit); returns their columns."""
-    columns = st.columns(len(heatmaps))
-    for column, (heatmap, key) in zip(columns, heatmaps, strict=True):
-        with column:
-            show_heatmap(page, heatmap, key, max_width=width // len(heatmaps))
-    return columns
+    """Heatmaps in rows of ``per_row`` (all in one row by default), fewer per row when they
+    would not fit at full size; returns one container per heatmap, for what goes under it."""
+    per_row = per_row or len(heatmaps)
+    while per_row > 1 and not all(
+        charts.fits(h, decimals=page.decimals, present=page.present, max_width=width // per_row)
+        for h, _ in heatmaps
+    ):
+        per_row -= 1
+    holders = []
+    for start in range(0, len(heatmaps), per_row):
+        row = heatmaps[start : start + per_row]
+        columns = st.columns(per_row) if per_row > 1 else [st.container() for _ in row]
+        for column, (heatmap, key) in zip(columns, row, strict=False):
+            with column:
+                show_heatmap(page, heatmap, key, max_width=width // per_row)
+            holders.append(column)
+    return holders
 
 
 def predict(question: str, answer: str, key: str) -> None:

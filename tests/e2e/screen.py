@@ -6,21 +6,27 @@ import re
 import time
 
 NUMBER = r"-?[0-9]+\.[0-9]+"
+# Charts whose SVG is not drawn yet (Vega draws after the element arrives).
+_CHARTS_PENDING_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+  .some(c => !c.querySelector('svg text'))"""
 
 
 def wait_idle(page, timeout: float = 60.0) -> None:
-    """Wait until no script run is in progress and the charts had time to draw."""
+    """Wait until no script run is in progress, the page stopped growing and every chart is
+    drawn (Vega draws after its element arrives, and its code loads on first use)."""
     page.wait_for_selector("h1", timeout=timeout * 1000)
     deadline = time.monotonic() + timeout
-    quiet_since = None
+    quiet_since, last_count = None, -1
     while time.monotonic() < deadline:
         busy = page.locator('[data-testid="stStatusWidget"]').count() > 0
         stale = page.locator('[data-stale="true"]').count() > 0
-        if busy or stale:
-            quiet_since = None
+        drawing = page.evaluate(_CHARTS_PENDING_JS)
+        count = page.locator('[data-testid="stElementContainer"]').count()
+        if busy or stale or drawing or count != last_count:
+            quiet_since, last_count = None, count
         elif quiet_since is None:
             quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since > 0.5:
+        elif time.monotonic() - quiet_since > 0.6:
             return
         time.sleep(0.1)
     raise TimeoutError("the app did not become idle")

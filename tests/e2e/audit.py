@@ -1,0 +1,104 @@
+"""One visit of a page in Chromium, measured: chart geometry and an axe-core audit.
+
+Both checks read the same rendered page, so a page is opened once per (page, mode, tokens).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.e2e.screen import wait_idle
+
+AXE = Path(__file__).with_name("node_modules") / "axe-core" / "axe.min.js"
+
+# Every chart's SVG, its text marks and the column that holds it (page coordinates).
+CHART_GEOMETRY_JS = """
+() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].map((chart) => {
+  const svg = chart.querySelector('svg');
+  const label = chart.getAttribute('aria-label') || '';
+  if (!svg) return null;
+  const box = (r) => ({l: r.left, t: r.top, r: r.right, b: r.bottom});
+  const holder = chart.closest('[data-testid="stColumn"]')
+    || chart.closest('[data-testid="stMainBlockContainer"]')
+    || chart.closest('[data-testid="stSidebarUserContent"]') || document.body;
+  const texts = [...svg.querySelectorAll('text')]
+    .filter((t) => t.textContent.trim() && getComputedStyle(t).opacity !== '0')
+    .map((t) => ({
+      ...box(t.getBoundingClientRect()),
+      text: t.textContent,
+      tilted: /rotate\\((?!0[ ,)])/.test(t.getAttribute('transform') || ''),
+    }));
+  return {
+    title: label.slice(0, 80),
+    svg: box(svg.getBoundingClientRect()),
+    holder: box(holder.getBoundingClientRect()),
+    texts,
+  };
+}).filter(Boolean)
+"""
+
+
+@dataclass
+class Visit:
+    """What one page showed: its charts' geometry and axe's violations."""
+
+    url: str
+    charts: list[dict] = field(default_factory=list)
+    violations: list[dict] = field(default_factory=list)
+    weights_box: dict | None = None
+    exceptions: int = 0
+
+
+def visit(page, url: str, run_axe: bool) -> Visit:
+    """Open ``url``, wait until idle, measure the charts and (optionally) run axe."""
+    page.goto(url)
+    # Vega's code loads on first use: wait for a drawn chart before waiting for quiet.
+    page.wait_for_selector('[data-testid="stVegaLiteChart"] svg text', timeout=60_000)
+    wait_idle(page)
+    result = Visit(url)
+    result.exceptions = page.locator('[data-testid="stException"]').count()
+    result.charts = page.evaluate(CHART_GEOMETRY_JS)
+    weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
+    if weights.count():
+        result.weights_box = weights.first.bounding_box()
+    if run_axe:
+        page.add_script_tag(path=str(AXE))
+        report = page.evaluate(
+            "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
+            " return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
+            " nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)})); }"
+        )
+        result.violations = report
+    return result
+
+
+def overlapping(texts: list[dict], slack: float = 0.5) -> list[tuple[str, str]]:
+    """Pairs of upright text marks whose boxes overlap by more than ``slack`` pixels."""
+    upright = [t for t in texts if not t["tilted"]]
+    pairs = []
+    for i, first in enumerate(upright):
+        for second in upright[i + 1 :]:
+            width = min(first["r"], second["r"]) - max(first["l"], second["l"])
+            height = min(first["b"], second["b"]) - max(first["t"], second["t"])
+            if width > slack and height > slack:
+                pairs.append((first["text"], second["text"]))
+    return pairs
+
+
+def clipped(chart: dict, slack: float = 1.0) -> list[str]:
+    """Text marks that reach outside their chart's SVG."""
+    svg = chart["svg"]
+    return [
+        t["text"]
+        for t in chart["texts"]
+        if t["l"] < svg["l"] - slack
+        or t["r"] > svg["r"] + slack
+        or t["t"] < svg["t"] - slack
+        or t["b"] > svg["b"] + slack
+    ]
+
+
+def too_wide(chart: dict, slack: float = 1.0) -> bool:
+    """True when the chart is wider than the column that holds it."""
+    return chart["svg"]["r"] > chart["holder"]["r"] + slack
