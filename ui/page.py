@@ -41,6 +41,15 @@ BASE_CSS = """
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 .stApp [data-testid="stCaptionContainer"] { color: #40444d; }
+/* The code blocks' copy button (the link to this view) stays visible, so the keyboard reaches it. */
+.stApp [data-testid="stCode"] div:has(> div > [data-testid="stElementToolbarButton"]),
+.stApp [data-testid="stCode"] div:has(> [data-testid="stElementToolbarButton"]),
+.stApp [data-testid="stCode"] [data-testid="stElementToolbarButton"] *
+  { visibility: visible !important; opacity: 1 !important; }
+.sr-only {
+ position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; }
+
 .stApp [data-testid="stCaptionContainer"] code { color: #1f1f1f; }
 
 """

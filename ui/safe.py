@@ -64,6 +64,16 @@ def plain(text: object, limit: int = MARKDOWN_LIMIT) -> str:
     return shorten(text, limit)
 
 
+def html_text(text: object, limit: int = 300) -> str:
+    """Text as the content of an HTML element: ``&``, ``<`` and ``>`` become entities.
+
+    Only for the live region that announces results (``ui.views.announce``); nothing else in
+    the app builds HTML around user text.
+    """
+    return html.escape(shorten(text, limit), quote=True)
+
+
 def plotly(text: object, limit: int = 40) -> str:
+
     """Text for Plotly, whose labels understand a few HTML tags: tags become plain text."""
     return html.escape(shorten(text, limit), quote=False)

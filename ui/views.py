@@ -29,6 +29,8 @@ def show_header(page: Page, title: str, intro: str = "") -> None:
         uses += f" Ignores {page.info.ignores}."
     st.caption(uses)
     show_notices(page)
+    if page.info.key not in ("9_Word_vectors", "10_Real_sentences"):
+        announce(page, page.trace, max(int(page.settings["head"]) - 1, 0))
     if intro and not page.present:
         st.markdown(intro)
 
@@ -146,16 +148,32 @@ def head_choice(page: Page) -> int:
     return int(controls.widget("head", page.settings)) - 1
 
 
-def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
-    """The focused query's result in words (Markdown-safe)."""
+def summary_words(page: Page, trace: AttentionTrace, head: int = 0) -> tuple[str, str, str, str]:
+    """The focused query, the key it attends to most, that weight, and its context vector."""
     query = page.query
-    labels = page.labels
     weights = trace.weights_after_dropout[head, query].tolist()
     best = max(range(len(weights)), key=lambda j: weights[j])
     vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
+    return page.labels[query], page.labels[best], page.number(weights[best]), vector
+
+
+def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
+    """The focused query's result in words (Markdown-safe)."""
+    query, best, weight, vector = summary_words(page, trace, head)
     return (
-        f"{safe.md(labels[query], 24)} attends most to {safe.md(labels[best], 24)} "
-        f"({page.number(weights[best])}); context vector {vector}."
+        f"{safe.md(query, 24)} attends most to {safe.md(best, 24)} ({weight}); "
+        f"context vector {vector}."
+    )
+
+
+def announce(page: Page, trace: AttentionTrace, head: int = 0) -> None:
+    """A polite live region, visually hidden, that states the focused query's result in words
+    after every change (what a screen reader user hears instead of seeing the heatmap)."""
+    query, best, weight, vector = summary_words(page, trace, head)
+    text = f"{query} attends most to {best} ({weight}); context vector {vector}."
+    st.html(
+        '<div class="sr-only" role="status" aria-live="polite" aria-atomic="true">'
+        f"{safe.html_text(text)}</div>"
     )
 
 

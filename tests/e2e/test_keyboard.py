@@ -1,0 +1,127 @@
+"""A whole lesson with the keyboard alone, in Chromium: every step by key presses, read back.
+
+Each step's numbers are compared with ``attention_core`` run on the settings the page's URL
+now carries, so a step that silently did nothing, or did something else, fails.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from attention_core import run_attention
+from attention_core.settings import read_params
+from tests.e2e.screen import shown_context_vector, wait_for_change, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+ACTIVE_JS = """() => {
+  const a = document.activeElement;
+  const keyed = a.closest('[class*="st-key-"]');
+  const style = getComputedStyle(a);
+  return {tag: a.tagName, label: a.getAttribute('aria-label') || '', text: (a.innerText || '')
+    .slice(0, 40), key: keyed ? keyed.className.match(/st-key-(\\S+)/)[1] : '',
+    outline: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth)};
+}"""
+
+
+def tab_to(page, wanted, backwards: bool = False, limit: int = 120) -> dict:
+    """Press Tab (or Shift+Tab) until the focused element matches ``wanted``."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if backwards else "Tab")
+        active = page.evaluate(ACTIVE_JS)
+        if wanted(active):
+            return active
+    raise AssertionError("the keyboard never reached the element")
+
+
+def expected_vector(url: str) -> list[float]:
+    """The focused context vector the core computes for the settings in ``url``."""
+    settings, _ = read_params(parse_qs(urlsplit(url).query))
+    trace = run_attention(settings.embeddings(), settings.config())
+    return [round(v, 4) for v in trace.output[settings.query_index].tolist()]
+
+
+def assert_shows_core(page) -> list[float]:
+    shown = shown_context_vector(page)
+    assert shown == pytest.approx(expected_vector(page.url), abs=1e-4)
+    return shown
+
+
+def test_a_lesson_with_the_keyboard_alone(server, browser):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 720}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    try:
+        page = context.new_page()
+        page.goto(server)
+        wait_idle(page)
+        before = assert_shows_core(page)
+
+        # A sidebar slider: focus it with Tab, move it with an arrow key.
+        slider = tab_to(page, lambda a: a["key"] == "d_out" and a["tag"] == "INPUT")
+        assert slider["outline"] != "none" and slider["outlineWidth"] >= 2  # visible focus
+        page.keyboard.press("ArrowRight")
+        after = wait_for_change(page, before)
+        assert len(after) == 3 and "d_out=3" in page.url
+        before = assert_shows_core(page)
+        live = page.locator('[role="status"][aria-live="polite"]').first.inner_text()
+        assert ", ".join(f"{v:.4f}" for v in before) in live  # the change is announced
+
+        # A cell of the matrix: into the grid, arrows to the cell, Enter, type, Enter.
+        tab_to(page, lambda a: a["tag"] == "CANVAS")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowRight")
+        time.sleep(0.3)
+        page.keyboard.press("Enter")
+        cell = page.locator("#portal input, #portal textarea").first
+        cell.wait_for(state="visible", timeout=5_000)
+        cell.fill("0.9")
+        cell.press("Enter")
+        before = wait_for_change(page, before)
+        assert "0.9%2C0.87%2C0.66" in page.url  # journey's first number is now 0.9
+        before = assert_shows_core(page)
+
+        # Delete a token: select its row, Shift+Space, Delete.
+        tab_to(page, lambda a: a["tag"] == "CANVAS", backwards=True)
+        page.keyboard.press("ArrowDown")
+        time.sleep(0.2)
+        page.keyboard.press("Shift+Space")
+        page.keyboard.press("Delete")
+        before = wait_for_change(page, before)
+        tokens = parse_qs(urlsplit(page.url).query)["tokens"][0].split(",")
+        assert len(tokens) == 5
+        before = assert_shows_core(page)
+
+        # Add a token with the grid's toolbar button.
+        add = tab_to(page, lambda a: a["label"] == "Add row", backwards=True)
+        assert add["outline"] != "none"
+        page.keyboard.press("Enter")
+        before = wait_for_change(page, before)
+        assert parse_qs(urlsplit(page.url).query)["tokens"][0].endswith(",new")
+        before = assert_shows_core(page)
+
+        # Copy the link to this view, and open it elsewhere.
+        tab_to(page, lambda a: a["label"] == "Copy to clipboard", backwards=True)
+        page.keyboard.press("Enter")
+        time.sleep(0.3)
+        link = page.evaluate("() => navigator.clipboard.readText()")
+        assert link.startswith(server) and "tokens=" in link
+        other = context.new_page()
+        other.goto(link)
+        wait_idle(other)
+        assert shown_context_vector(other) == before
+        other.close()
+
+        # Another page, through the navigation.
+        page.keyboard.press("Shift+Tab")
+        tab_to(page, lambda a: "5 · Causal mask" in a["text"], backwards=True)
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/Causal_mask**")
+        wait_idle(page)
+        assert page.locator("h1").first.inner_text().startswith("5 · Hiding the future")
+        assert "tokens=" in page.url  # the edited matrix came along
+    finally:
+        context.close()

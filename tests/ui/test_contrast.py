@@ -1,0 +1,67 @@
+"""Every number printed on a heatmap cell reads at WCAG AA contrast (4.5 : 1) on that cell.
+
+The default view of every page is run; each chart's cells are recoloured from the spec's
+own scale (the colour Vega-Lite draws) and checked against the text colour the chart uses.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.ui.page_files import PAGE_FILES, ROOT
+from ui import charts, colors
+
+MODES = (
+    {},
+    {"present": "1", "weight_scale": "fixed"},
+    {"preset": "montreal", "heads": "2", "d_out": "4", "mask": "causal"},
+)
+
+
+def _charts(app: AppTest) -> list[dict]:
+    found, stack = [], [app._tree]
+    while stack:
+        node = stack.pop()
+        if getattr(node, "type", "") == "vega_lite_chart":
+            found.append(json.loads(node.proto.spec))
+        stack.extend(getattr(node, "children", {}).values())
+    return found
+
+
+def _cells(spec: dict) -> list[tuple[str, str, str]]:
+    """(text, background, ink) of every printed cell of a heatmap spec."""
+    outer = spec["layer"][0]
+    records = outer["data"]["values"]
+    if "ink" not in records[0]:
+        return []
+    scale = outer["layer"][0]["encoding"]["color"]["scale"]
+    result = []
+    for record in records:
+        if record["value"] is None:
+            background = charts.MASKED_GREY
+        else:
+            background = colors.interpolate(scale["range"], scale["domain"], record["value"])
+        result.append((record["text"], background, record["ink"]))
+    return result
+
+
+@pytest.mark.parametrize("page", PAGE_FILES)
+@pytest.mark.parametrize("params", MODES, ids=["default", "presentation-fixed", "heads-causal"])
+def test_every_cell_number_meets_wcag_aa(page, params):
+    app = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60)
+    for key, value in params.items():
+        app.query_params[key] = value
+    if page != "streamlit_app.py":
+        app.switch_page(page)
+    app.run()
+    assert not app.exception
+    checked = 0
+    for spec in _charts(app):
+        for text, background, ink in _cells(spec):
+            assert colors.contrast(background, ink) >= 4.5, (text, background, ink)
+            checked += 1
+    if page not in ("pages/10_Real_sentences.py",):
+        assert checked > 0
