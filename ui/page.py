@@ -41,7 +41,7 @@ BASE_CSS = """
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 .stApp [data-testid="stCaptionContainer"] { color: #40444d; }
-/* The code blocks' copy button (the link to this view) stays visible, so the keyboard reaches it. */
+/* The code blocks' copy button (the link to this view) stays visible: Tab reaches it. */
 .stApp [data-testid="stCode"] div:has(> div > [data-testid="stElementToolbarButton"]),
 .stApp [data-testid="stCode"] div:has(> [data-testid="stElementToolbarButton"]),
 .stApp [data-testid="stCode"] [data-testid="stElementToolbarButton"] *
