@@ -64,6 +64,7 @@ class Heatmap:
     masked: Sequence[Sequence[bool]] | None = None
     dropped: Sequence[Sequence[bool]] | None = None
     scale: str = "fitted"
+    shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,11 @@ def _domain(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[list[fl
     if heatmap.kind == "weights":
         if heatmap.scale == "fixed" or not shown:
             low, high = 0.0, 1.0
+        elif heatmap.shared is not None:
+            low, high = heatmap.shared
+            if high - low < 1e-9:
+                low, high = low - 0.5, high + 0.5
+
         else:
             low, high = min(shown), max(shown)
             if high - low < 1e-9:
@@ -136,7 +142,8 @@ def geometry(
     rows = [safe.plain(label, LABEL_CHARS) for label in heatmap.rows]
     columns = [safe.plain(label, LABEL_CHARS) for label in heatmap.columns]
     while True:
-        numbers = max(text_width(t, font) for t in texts) + 0.9 * font
+        numbers = max(text_width(t, font) for t in texts) + 0.7 * font
+
         header = max(text_width(c, font) for c in columns) + 0.6 * font
         label_width = math.ceil(max(text_width(label, font) for label in rows) + 8)
         for cell, tilt in ((max(numbers, header), False), (numbers, True)):
@@ -149,11 +156,25 @@ def geometry(
         font -= 1
 
 
-def fits(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> bool:
-    """True when the heatmap fits ``max_width`` at its mode's full font size."""
+def value_range(heatmap: Heatmap) -> tuple[float, float] | None:
+    """The smallest and largest finite value shown (None when there is none)."""
+    shown = [
+        v
+        for i, row in enumerate(heatmap.values)
+        for j, v in enumerate(row)
+        if math.isfinite(v) and not (heatmap.masked is not None and heatmap.masked[i][j])
+    ]
+    return (min(shown), max(shown)) if shown else None
+
+
+def fits(
+    heatmap: Heatmap, *, decimals: int, present: bool, max_width: int, shrink: int = 0
+) -> bool:
+    """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
+    smaller than its mode's full size."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
     size, _ = geometry(heatmap, texts, present, max_width)
-    return size.font == FONT[present] and size.total_width <= max_width
+    return size.font >= FONT[present] - shrink and size.total_width <= max_width
 
 
 def make_heatmap(
@@ -427,7 +448,6 @@ def make_line_chart(
                         "sort": labels,
                         "scale": {"domain": labels, "range": list(LINE_COLORS[: len(labels)])},
                         "legend": {"title": "scores", "orient": "bottom", "columns": 1},
-
                     },
                     "tooltip": [
                         {"field": "d"},

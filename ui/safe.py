@@ -74,6 +74,5 @@ def html_text(text: object, limit: int = 300) -> str:
 
 
 def plotly(text: object, limit: int = 40) -> str:
-
     """Text for Plotly, whose labels understand a few HTML tags: tags become plain text."""
     return html.escape(shorten(text, limit), quote=False)

@@ -7,6 +7,7 @@ arithmetic here) and every number goes through the page's one format.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import streamlit as st
 import torch
@@ -60,7 +61,9 @@ def show_heatmap(
     )
     st.vega_lite_chart(spec=spec, key=key, width="content")
     if heatmap.kind == "weights" and heatmap.scale == "fitted" and not page.present:
-        st.caption("Colours are fitted to the weights shown; the numbers are exact.")
+        what = "these charts' weights" if heatmap.shared else "the weights shown"
+        st.caption(f"Colours are fitted to {what}; the numbers are exact.")
+
     with st.expander("Show as table", key=f"{key}_table", on_change="rerun") as table:
         if table.open:
             st.markdown(_heatmap_table(page, heatmap))
@@ -254,9 +257,12 @@ def show_side_by_side(
 ) -> list:
     """Heatmaps in rows of ``per_row`` (all in one row by default), fewer per row when they
     would not fit at full size; returns one container per heatmap, for what goes under it."""
+    heatmaps = _shared_colours(heatmaps)
     per_row = per_row or len(heatmaps)
     while per_row > 1 and not all(
-        charts.fits(h, decimals=page.decimals, present=page.present, max_width=width // per_row)
+        charts.fits(
+            h, decimals=page.decimals, present=page.present, max_width=width // per_row, shrink=2
+        )
         for h, _ in heatmaps
     ):
         per_row -= 1
@@ -269,6 +275,21 @@ def show_side_by_side(
                 show_heatmap(page, heatmap, key, max_width=width // per_row)
             holders.append(column)
     return holders
+
+
+def _shared_colours(
+    heatmaps: Sequence[tuple[charts.Heatmap, str]],
+) -> list[tuple[charts.Heatmap, str]]:
+    """Weights fitted to their numbers share one range: the same colour, the same weight."""
+    fitted = [h for h, _ in heatmaps if h.kind == "weights" and h.scale == "fitted"]
+    ranges = [r for r in map(charts.value_range, fitted) if r is not None]
+    if len(fitted) < 2 or not ranges:
+        return list(heatmaps)
+    shared = (min(r[0] for r in ranges), max(r[1] for r in ranges))
+    return [
+        (replace(h, shared=shared) if h.kind == "weights" and h.scale == "fitted" else h, key)
+        for h, key in heatmaps
+    ]
 
 
 def predict(question: str, answer: str, key: str) -> None:
