@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from attention_core.params import PARAMS
 from ui import charts, panels, views
 from ui import page as run_order
 from ui.matrix_editor import show_glove_import, show_matrix_editor
@@ -12,8 +13,8 @@ views.show_header(
     page,
     "Self-attention playground",
     "Each row of the matrix is one token's embedding. Edit a number, rename or add a token, "
-    "or move a control in the sidebar: the attention weights, the scores and the context "
-    "vectors are recomputed at once, and every page shares these settings.",
+    "or move a control in the sidebar: the attention weights and everything below them are "
+    "recomputed at once, and every page shares these settings.",
 )
 head = views.head_choice(page)
 weights = views.weights_heatmap(page, trace, head)
@@ -36,34 +37,46 @@ else:
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
         show_matrix_editor(page)
     show_glove_import(page)
+with st.container(key="result_summary"):
+    st.markdown(f"**Token {page.query + 1}:** " + views.summary(page, trace, head))
 
+# Only the open panel is built and sent: a change reruns what the learner is looking at.
+panel = PARAMS["panel"]
+tabs = st.tabs(list(panel.choice_labels), key="panel", on_change="rerun")
+steps, scores, qkv, checks, code = tabs
+if steps.open:
+    with steps:
+        views.show_focus(page, trace, head, with_summary=False)
+        with st.expander("Every number of this row", key="focus_rows", on_change="rerun") as rows:
+            if rows.open:
+                st.markdown(views.focus_rows(page, trace, head))
+if scores.open:
+    with scores:
+        views.show_side_by_side(
+            page,
+            [
+                (views.scores_heatmap(page, trace, head), "hm_scores"),
+                (
+                    views.vectors_heatmap(
+                        page,
+                        trace.output,
+                        "z",
+                        "context vectors",
+                        f"Context vectors: {trace.num_tokens} tokens × "
+                        f"{trace.output.shape[1]} numbers.",
+                    ),
+                    "hm_context",
+                ),
+            ],
+        )
+if qkv.open:
+    with qkv:
+        views.show_qkv(page, trace)
+if checks.open:
+    with checks:
+        panels.show_diagnostics(page, trace, head)
+if code.open:
+    with code:
+        panels.show_code_export(page, trace, folded=False)
 
-st.header(f"Step by step for token {page.query + 1}")
-views.show_focus(page, trace, head)
-with st.expander("Every number of this row", key="focus_rows", on_change="rerun") as rows:
-    if rows.open:
-        st.markdown(views.focus_rows(page, trace, head))
-
-st.header("Scores and context vectors")
-views.show_side_by_side(
-    page,
-    [
-        (views.scores_heatmap(page, trace, head), "hm_scores"),
-        (
-            views.vectors_heatmap(
-                page,
-                trace.output,
-                "z",
-                "context vectors",
-                f"Context vectors: {trace.num_tokens} tokens × {trace.output.shape[1]} numbers.",
-            ),
-            "hm_context",
-        ),
-    ],
-)
-st.header("Queries, keys and values")
-views.show_qkv(page, trace)
-st.header("Diagnostics")
-panels.show_diagnostics(page, trace, head)
-panels.show_code_export(page, trace)
 views.finish(page)

@@ -347,6 +347,22 @@ _ROWS = (
         widget="radio",
         group="view",
     ),
+    _choice(
+        "panel",
+        {
+            "steps": "Step by step",
+            "scores": "Scores and context vectors",
+            "qkv": "Queries, keys and values",
+            "checks": "Diagnostics",
+            "code": "Reproduce in PyTorch",
+        },
+        "steps",
+        "Playground panel",
+        "Which part of the computation the Playground shows below the weights; only the open "
+        "panel is computed and sent.",
+        scope="view",
+        widget="tabs",
+    ),
     Param(
         "present",
         "bool",

@@ -87,6 +87,7 @@ for index, run in enumerate(runs):
                     (run.weight_difference, "difference", "mistake − correct", "delta"),
                 )
             ],
+            width=views.CONTENT_WIDTH - 40,  # inside an expander's padding
         )
 views.predict(
     "Which of these mistakes would a unit test that only checks output shapes catch?",

@@ -4,8 +4,9 @@ Heatmaps size themselves from what they print: the cell width comes from the lon
 at the chosen decimals and the font size, the label column from the longest label, and the
 font shrinks (down to ``MIN_FONT``) until the chart fits the width it is given. Every chart
 carries a ``description`` (its text alternative); layers that repeat what the text says are
-hidden from assistive technology. Data travels inside the spec (nested in a layer, so
-Streamlit does not convert it to Arrow).
+hidden from assistive technology. Data goes at the top of the spec, which Streamlit sends as a
+table: while the rest of the spec is unchanged the browser only swaps the data, instead of
+rebuilding the chart (colour scales are therefore widened to "nice" ranges that rarely move).
 """
 
 from __future__ import annotations
@@ -111,22 +112,42 @@ def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
     return records
 
 
+def nice_step(span: float) -> float:
+    """The smallest of 1, 2, 5 × 10ᵏ that is at least ``span`` / 5."""
+    target = max(span, 1e-12) / 5
+    power = 10 ** math.floor(math.log10(target))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= target - 1e-15)
+
+
+def nice_range(low: float, high: float) -> tuple[float, float]:
+    """``[low, high]`` widened to multiples of a 1-2-5 step.
+
+    A colour scale over a nice range stays the same while the numbers move a little, so the
+    chart's spec does not change and the browser only swaps its data (much faster).
+    """
+    if high - low < 1e-9:
+        low, high = low - 0.5, high + 0.5
+    step = nice_step(high - low)
+    return math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
+
+
+def nice_bound(extent: float) -> float:
+    """The smallest of 1, 2, 5 × 10ᵏ that is at least ``extent`` (a symmetric scale's end)."""
+    power = 10 ** math.floor(math.log10(max(extent, 1e-12)))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= extent - 1e-12)
+
+
 def _domain(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[list[float], tuple]:
     shown = [float(r["value"]) for r in records if r["value"] is not None]  # type: ignore[arg-type]
     if heatmap.kind == "weights":
         if heatmap.scale == "fixed" or not shown:
             low, high = 0.0, 1.0
         elif heatmap.shared is not None:
-            low, high = heatmap.shared
-            if high - low < 1e-9:
-                low, high = low - 0.5, high + 0.5
-
+            low, high = nice_range(*heatmap.shared)
         else:
-            low, high = min(shown), max(shown)
-            if high - low < 1e-9:
-                low, high = low - 0.5, high + 0.5
+            low, high = nice_range(min(shown), max(shown))
         return colors.spread(low, high, 5), colors.SEQUENTIAL
-    extent = max((abs(v) for v in shown), default=1.0) or 1.0
+    extent = nice_bound(max((abs(v) for v in shown), default=1.0) or 1.0)
     return colors.spread(-extent, extent, 5), colors.DIVERGING
 
 
@@ -150,9 +171,9 @@ def geometry(
             cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
             total = label_width + cell_width * len(columns) + 12
             if total <= max_width:
-                return Geometry(font, cell_width, math.ceil(2.1 * font), label_width, total), tilt
+                return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
         if font <= MIN_FONT:
-            return Geometry(font, cell_width, math.ceil(2.1 * font), label_width, total), tilt
+            return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
         font -= 1
 
 
@@ -210,34 +231,32 @@ def make_heatmap(
             "anchor": "start",
             "limit": max(plot_width + size.label_width, 160),
         },
-        "layer": [
-            {
-                "data": {"values": records},
-                "encoding": {
-                    "x": {
-                        "field": "column",
-                        "type": "nominal",
-                        "sort": columns,
-                        "title": None,
-                        "axis": {
-                            "orient": "top",
-                            "labelAngle": -45 if tilt else 0,
-                            "labelAlign": "left" if tilt else "center",
-                            "labelOverlap": False,
-                            "labelLimit": size.label_width,
-                        },
-                    },
-                    "y": {
-                        "field": "row",
-                        "type": "nominal",
-                        "sort": rows,
-                        "title": None,
-                        "axis": {"labelOverlap": False, "labelLimit": size.label_width},
-                    },
+        # Top-level data: Streamlit sends it as a table and, while the rest of the spec stays
+        # the same, the browser swaps the data in place instead of rebuilding the chart.
+        "data": {"values": records},
+        "encoding": {
+            "x": {
+                "field": "column",
+                "type": "nominal",
+                "sort": columns,
+                "title": None,
+                "axis": {
+                    "orient": "top",
+                    "labelAngle": -45 if tilt else 0,
+                    "labelAlign": "left" if tilt else "center",
+                    "labelOverlap": False,
+                    "labelLimit": size.label_width,
                 },
-                "layer": _heatmap_layers(heatmap, records, domain, stops, size, printed, decimals),
-            }
-        ],
+            },
+            "y": {
+                "field": "row",
+                "type": "nominal",
+                "sort": rows,
+                "title": None,
+                "axis": {"labelOverlap": False, "labelLimit": size.label_width},
+            },
+        },
+        "layer": _heatmap_layers(heatmap, domain, stops, size, printed, decimals),
         "config": {
             "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
             "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
@@ -248,7 +267,6 @@ def make_heatmap(
 
 def _heatmap_layers(
     heatmap: Heatmap,
-    records: list[dict[str, object]],
     domain: list[float],
     stops: tuple,
     size: Geometry,
@@ -258,12 +276,23 @@ def _heatmap_layers(
     legend_title = {"weights": "weight", "scores": "score", "difference": "B − A"}.get(
         heatmap.kind, "value"
     )
+    if heatmap.kind == "weights":  # the scale's choice, stated under the chart
+        legend_title += {
+            "fixed": " (colours fixed from 0 to 1)",
+            "fitted": " (colours shared by these charts)"
+            if heatmap.shared
+            else " (colours fitted to these numbers)",
+        }[heatmap.scale]
+
+    marked = "datum.dropped || datum.state == 'undefined'"
+    # Two layers only (Vega draws each layer's marks in its own dataflow): the cells, whose
+    # colour and outline follow their state, and their text in its contrasting colour.
     layers: list[dict] = [
         {
-            "transform": [{"filter": "datum.state == 'shown'"}],
-            "mark": {"type": "rect", "stroke": "white", "strokeWidth": 1, "aria": False},
+            "mark": {"type": "rect", "aria": False},
             "encoding": {
                 "color": {
+                    "condition": {"test": "datum.state != 'shown'", "value": MASKED_GREY},
                     "field": "value",
                     "type": "quantitative",
                     "scale": {
@@ -281,6 +310,8 @@ def _heatmap_layers(
                         "tickCount": 3,
                     },
                 },
+                "stroke": {"condition": {"test": marked, "value": DROPPED_RED}, "value": "white"},
+                "strokeWidth": {"condition": {"test": marked, "value": 2.5}, "value": 1},
                 "tooltip": [
                     {"field": "row", "title": "row"},
                     {"field": "column", "title": "column"},
@@ -289,45 +320,23 @@ def _heatmap_layers(
             },
         }
     ]
-    if any(r["state"] != "shown" for r in records):
-        layers.append(
-            {
-                "transform": [{"filter": "datum.state != 'shown'"}],
-                "mark": {
-                    "type": "rect",
-                    "color": MASKED_GREY,
-                    "stroke": "white",
-                    "strokeWidth": 1,
-                    "aria": False,
-                },
-            }
-        )
-    outlined = [r for r in records if r["dropped"] or r["state"] == "undefined"]
-    if outlined:
-        layers.append(
-            {
-                "transform": [{"filter": "datum.dropped || datum.state == 'undefined'"}],
-                "mark": {
-                    "type": "rect",
-                    "fillOpacity": 0,
-                    "stroke": DROPPED_RED,
-                    "strokeWidth": 2,
-                    "aria": False,
-                },
-            }
-        )
     if printed:
-        for ink in (colors.BLACK, colors.WHITE):  # each cell's text in its contrasting colour
-            layers.append(
-                {
-                    "transform": [{"filter": f"datum.ink == '{ink}'"}],
-                    "mark": {"type": "text", "fontSize": size.font, "color": ink, "aria": True},
-                    "encoding": {
-                        "text": {"field": "text", "type": "nominal"},
-                        "description": {"field": "desc", "type": "nominal"},
+        layers.append(
+            {
+                "mark": {"type": "text", "fontSize": size.font, "aria": True},
+                "encoding": {
+                    "text": {"field": "text", "type": "nominal"},
+                    "color": {
+                        "condition": {
+                            "test": f"datum.ink == '{colors.WHITE}'",
+                            "value": colors.WHITE,
+                        },
+                        "value": colors.BLACK,
                     },
-                }
-            )
+                    "description": {"field": "desc", "type": "nominal"},
+                },
+            }
+        )
     return layers
 
 
@@ -360,43 +369,36 @@ def make_weight_bars(
         "width": "container",
         "height": max(100, math.ceil(font * 2) * len(labels)),
         "title": {"text": safe.plain(title, 80), "fontSize": font + 3, "anchor": "start"},
+        "data": {"values": records},
+        "encoding": {
+            "y": {
+                "field": "key",
+                "type": "nominal",
+                "sort": labels,
+                "title": None,
+                "axis": {"labelFontSize": font, "labelLimit": 160},
+            },
+            "x": {
+                "field": "weight",
+                "type": "quantitative",
+                "scale": {"domain": [0, top]},
+                "title": "weight",
+                "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+            },
+        },
         "layer": [
+            {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
             {
-                "data": {"values": records},
-                "encoding": {
-                    "y": {
-                        "field": "key",
-                        "type": "nominal",
-                        "sort": labels,
-                        "title": None,
-                        "axis": {"labelFontSize": font, "labelLimit": 160},
-                    },
-                    "x": {
-                        "field": "weight",
-                        "type": "quantitative",
-                        "scale": {"domain": [0, top]},
-                        "title": "weight",
-                        "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
-                    },
+                "mark": {
+                    "type": "text",
+                    "align": "left",
+                    "dx": 4,
+                    "fontSize": font,
+                    "color": "#000000",
+                    "aria": True,
                 },
-                "layer": [
-                    {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
-                    {
-                        "mark": {
-                            "type": "text",
-                            "align": "left",
-                            "dx": 4,
-                            "fontSize": font,
-                            "color": "#000000",
-                            "aria": True,
-                        },
-                        "encoding": {
-                            "text": {"field": "text"},
-                            "description": {"field": "desc"},
-                        },
-                    },
-                ],
-            }
+                "encoding": {"text": {"field": "text"}, "description": {"field": "desc"}},
+            },
         ],
         "padding": {**PADDING, "right": math.ceil(room)},
     }

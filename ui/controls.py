@@ -105,7 +105,10 @@ def sidebar(settings: Settings, links: dict[str, dict[str, str]]) -> None:
             for name, param in PARAMS.items():
                 if param.group == group and _shown(param, settings):
                     widget(name, settings)
-        with st.expander("More settings"):
+        # Built only when open: a change elsewhere does not resend these widgets.
+        with st.expander("More settings", key="more_settings", on_change="rerun") as more:
+            if not more.open:
+                return
             for group in MORE:
                 for name, param in PARAMS.items():
                     if param.group == group and _shown(param, settings) and name != "present":

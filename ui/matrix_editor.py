@@ -42,15 +42,12 @@ def show_matrix_editor(page: Page) -> None:
         column_config=column_config,
         width="content",
     )
-    left, right = st.columns([1, 3], vertical_alignment="center")
-    left.button(
+    st.button(
         "Reset",
-        help="Back to the chosen example's matrix.",
+        help=f"Back to the chosen example's matrix. The grid holds up to {MAX_TOKENS} tokens, "
+        f"with numbers between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}.",
         key="reset_matrix",
         on_click=state.reset_matrix,
-    )
-    right.caption(
-        f"Up to {MAX_TOKENS} tokens; numbers between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
     )
 
 

@@ -40,7 +40,10 @@ BASE_CSS = """
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
-.stApp [data-testid="stCaptionContainer"] { color: #40444d; }
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p
+  { color: #40444d !important; opacity: 1 !important; }
+
+
 /* The code blocks' copy button (the link to this view) stays visible: Tab reaches it. */
 .stApp [data-testid="stCode"] div:has(> div > [data-testid="stElementToolbarButton"]),
 .stApp [data-testid="stCode"] div:has(> [data-testid="stElementToolbarButton"]),
@@ -145,7 +148,7 @@ def guarded(compute: Callable[[], T]) -> T | None:
 
 def setup(file: str) -> Page:
     """The run order, written once: every page's first line."""
-    info = nav.BY_KEY[Path(file).stem]
+    info = nav.BY_KEY.get(Path(file).stem, nav.PAGES[0])  # a page file not listed: like home
     st.set_page_config(
         page_title=f"{info.title} · Self-attention", page_icon=info.favicon, layout="wide"
     )

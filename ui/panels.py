@@ -79,28 +79,34 @@ def show_diagnostics(page: Page, trace: AttentionTrace, head: int = 0) -> None:
     st.markdown(tables.markdown_table(header, rows))
 
 
-def show_code_export(page: Page, trace: AttentionTrace) -> None:
+def show_code_export(page: Page, trace: AttentionTrace, folded: bool = True) -> None:
     """The PyTorch script that reproduces this view, and CSV downloads (built when opened)."""
-    with st.expander("Reproduce in PyTorch", key="export_open", on_change="rerun") as panel:
-        if not panel.open:
-            return
-        script = export_script(trace)
-        st.code(script, language="python")
-        st.download_button(
-            "Download attention.py",
-            script,
-            file_name="attention.py",
-            mime="text/x-python",
-            key="download_script",
-        )
-        name = st.selectbox("Matrix as CSV", CSV_MATRICES, key="csv_choice")
-        st.download_button(
-            f"Download {name}.csv",
-            matrix_csv(trace, name),
-            file_name=f"{name}.csv",
-            mime="text/csv",
-            key="download_csv",
-        )
+    if folded:
+        with st.expander("Reproduce in PyTorch", key="export_open", on_change="rerun") as panel:
+            if panel.open:
+                _code_export(trace)
+    else:
+        _code_export(trace)
+
+
+def _code_export(trace: AttentionTrace) -> None:
+    script = export_script(trace)
+    st.code(script, language="python")
+    st.download_button(
+        "Download attention.py",
+        script,
+        file_name="attention.py",
+        mime="text/x-python",
+        key="download_script",
+    )
+    name = st.selectbox("Matrix as CSV", CSV_MATRICES, key="csv_choice")
+    st.download_button(
+        f"Download {name}.csv",
+        matrix_csv(trace, name),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key="download_csv",
+    )
 
 
 def csv_cell(text: str) -> str:

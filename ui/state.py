@@ -101,7 +101,7 @@ def _read_widgets(settings: Settings, page: str) -> tuple[Settings, bool, list[N
         if name not in session:
             continue
         try:
-            value = PARAMS[name].check(session[name])
+            value = PARAMS[name].check(_from_widget(name, session[name]))
         except AttentionInputError as error:
             refused.append(Notice(name, str(error), PARAMS[name].to_text(settings[name])))
             continue
@@ -109,6 +109,19 @@ def _read_widgets(settings: Settings, page: str) -> tuple[Settings, bool, list[N
             changes[name] = value
     changed_source = any(name in changes for name in MATRIX_SOURCE)
     return (settings.replace(**changes) if changes else settings), changed_source, refused
+
+
+def _from_widget(name: str, value: Any) -> Any:
+    """A widget's value as the setting's value (tabs hold their label, not the choice)."""
+    param = PARAMS[name]
+    if param.widget == "tabs" and value in param.choice_labels:
+        return param.choices[param.choice_labels.index(value)]
+    return value
+
+
+def _to_widget(name: str, value: Any) -> Any:
+    param = PARAMS[name]
+    return param.choice_label(value) if param.widget == "tabs" else value
 
 
 def _widget_names(page: str) -> tuple[str, ...]:
@@ -120,8 +133,9 @@ def _prepare_widgets(settings: Settings, page: str, entered: bool) -> None:
     """Set each widget's key to its settled value (all of them on entering a page)."""
     session = st.session_state
     for name in _widget_names(page):
-        if entered or name not in session or session[name] != settings[name]:
-            session[name] = settings[name]
+        shown = _to_widget(name, settings[name])
+        if entered or name not in session or session[name] != shown:
+            session[name] = shown
 
 
 # --- the matrix editor ------------------------------------------------------------------------
@@ -190,7 +204,7 @@ def set_value(name: str, value: Any) -> None:
     """Change one setting from a callback (e.g. *New dropout sample*); widgets follow."""
     settings = st.session_state[SETTINGS].replace(**{name: PARAMS[name].check(value)})
     st.session_state[SETTINGS] = settle(settings)[0]
-    st.session_state[name] = st.session_state[SETTINGS][name]
+    st.session_state[name] = _to_widget(name, st.session_state[SETTINGS][name])
 
 
 def remember(name: str, value: Any) -> None:

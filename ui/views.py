@@ -60,9 +60,6 @@ def show_heatmap(
         heatmap, decimals=page.decimals, present=page.present, max_width=max_width
     )
     st.vega_lite_chart(spec=spec, key=key, width="content")
-    if heatmap.kind == "weights" and heatmap.scale == "fitted" and not page.present:
-        what = "these charts' weights" if heatmap.shared else "the weights shown"
-        st.caption(f"Colours are fitted to {what}; the numbers are exact.")
 
     with st.expander("Show as table", key=f"{key}_table", on_change="rerun") as table:
         if table.open:
@@ -180,12 +177,14 @@ def announce(page: Page, trace: AttentionTrace, head: int = 0) -> None:
     )
 
 
-def show_focus(page: Page, trace: AttentionTrace, head: int = 0) -> None:
+def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: bool = True) -> None:
     """The focused query: its result in words, its weights as bars, its context as a sum."""
     query = page.query
     labels = page.labels
-    with st.container(key="result_summary"):
-        st.markdown(summary(page, trace, head))
+    if with_summary:
+        with st.container(key="result_summary"):
+            st.markdown(summary(page, trace, head))
+
     bars, formula = st.columns([1, 1.3])
     with bars:
         weights = trace.weights_after_dropout[head, query].tolist()
@@ -243,10 +242,15 @@ def show_qkv(page: Page, trace: AttentionTrace) -> None:
 
 def halves(page: Page, heatmap: charts.Heatmap) -> tuple:
     """Two columns when ``heatmap`` fits half the width at full size, else two rows."""
-    half = CONTENT_WIDTH // 2
+    half = column_width(CONTENT_WIDTH, 2)
     if charts.fits(heatmap, decimals=page.decimals, present=page.present, max_width=half):
         return tuple(st.columns(2))
     return st.container(), st.container()
+
+
+def column_width(width: int, count: int) -> int:
+    """The width of one of ``count`` columns sharing ``width`` (Streamlit's gap is 1 rem)."""
+    return (width - 16 * (count - 1)) // count
 
 
 def show_side_by_side(
@@ -261,7 +265,11 @@ def show_side_by_side(
     per_row = per_row or len(heatmaps)
     while per_row > 1 and not all(
         charts.fits(
-            h, decimals=page.decimals, present=page.present, max_width=width // per_row, shrink=2
+            h,
+            decimals=page.decimals,
+            present=page.present,
+            max_width=column_width(width, per_row),
+            shrink=2,
         )
         for h, _ in heatmaps
     ):
@@ -272,7 +280,7 @@ def show_side_by_side(
         columns = st.columns(per_row) if per_row > 1 else [st.container() for _ in row]
         for column, (heatmap, key) in zip(columns, row, strict=False):
             with column:
-                show_heatmap(page, heatmap, key, max_width=width // per_row)
+                show_heatmap(page, heatmap, key, max_width=column_width(width, per_row))
             holders.append(column)
     return holders
 
@@ -306,8 +314,11 @@ def finish(page: Page) -> None:
     settings = state.current_settings()  # with anything the page recorded since it began
     state.sync_url(settings, page.info.key)
     with st.sidebar:
-        st.markdown("**Link to this view**")
-        st.caption("The same numbers on any machine: copy it with the button at its right.")
+        st.markdown(
+            "**Link to this view**  \nThe same numbers on any machine: copy it with the button "
+            "at its right."
+        )
+
         st.code(
             state.share_link(settings, page.info.key, page.info.url_path),
             language=None,
