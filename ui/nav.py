@@ -44,6 +44,13 @@ PAGES = (
         "every setting in the sidebar",
     ),
     PageInfo(
+        "pages/0_Flow.py",
+        "Flow of one token",
+        ":material/route:",
+        "➡️",
+        "every setting in the sidebar and the focused token",
+    ),
+    PageInfo(
         "pages/1_Embeddings.py",
         "1 · Embeddings",
         ":material/scatter_plot:",
