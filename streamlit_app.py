@@ -2,8 +2,8 @@
 
 import streamlit as st
 
+from ui import lines_view, panels, views
 from ui import page as run_order
-from ui import panels, views
 from ui.matrix_editor import show_matrix_editor
 
 page = run_order.setup(__file__)
@@ -24,9 +24,10 @@ if beside:
         st.subheader("Embedding matrix")
         show_matrix_editor(page)
     with right:
-        views.show_heatmap(page, weights, "hm_weights", max_width=int(views.CONTENT_WIDTH * 0.58))
+        width = int(views.CONTENT_WIDTH * 0.58)
+        lines_view.show_weights(page, trace, weights, "hm_weights", max_width=width)
 else:
-    views.show_heatmap(page, weights, "hm_weights")
+    lines_view.show_weights(page, trace, weights, "hm_weights")
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
         show_matrix_editor(page)
 

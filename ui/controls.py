@@ -38,7 +38,7 @@ def widget(name: str, settings: Settings, count: int | None = None, **extra: Any
     if count is not None:
         if settings[name] > count:
             state.set_value(name, count)
-        options = list(range(int(param.low or 1), count + 1))
+        options = list(range(int(param.low if param.low is not None else 1), count + 1))
         return st.selectbox(
             param.label,
             options,
