@@ -12,11 +12,11 @@ from attention_core import AttentionTrace
 from attention_core.flow import FlowNumbers, flow_numbers
 from attention_core.params import FLOW_STAGES, PARAMS
 from ui import controls, flow, safe, state, tables, views
+from ui.lines_view import MAIN_WIDTH
 from ui.page import Page
 
 # A presentation clicker sends PageUp/PageDown (or the arrow keys): two more buttons with those
 # shortcuts, hidden, since the visible Previous/Next already say what they do.
-FLOW_WIDTH = 820  # the main column at 1280 × 720 with the sidebar open, as measured in Chromium
 CLICKER_CSS = ".st-key-flow_clicker { display: none; }"
 
 
@@ -75,7 +75,7 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
         stage=stage,
         decimals=page.decimals,
         present=page.present,
-        max_width=FLOW_WIDTH,
+        max_width=MAIN_WIDTH,
     )
     st.vega_lite_chart(spec=spec, key="flow_picture", width="content")
     with st.container(key="flow_stage_text"):

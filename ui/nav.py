@@ -51,6 +51,13 @@ PAGES = (
         "every setting in the sidebar and the focused token",
     ),
     PageInfo(
+        "pages/0_Compare.py",
+        "Compare A and B",
+        ":material/compare:",
+        "⚖️",
+        "every setting in the sidebar as B, and the settings pinned as A",
+    ),
+    PageInfo(
         "pages/1_Embeddings.py",
         "1 · Embeddings",
         ":material/scatter_plot:",
