@@ -12,13 +12,14 @@ only: tokens are never cut) is elided with ⋯ or ⋮, and the page gives all of
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from attention_core.config import AttentionConfig
 from attention_core.flow import FlowNumbers
 from attention_core.formatting import format_number
 from attention_core.params import FLOW_STAGES
 from ui import safe
-from ui.diagram import DROPPED_FILL, HIGHLIGHT, MASKED, WHITE, Box, render
+from ui.diagram import DROPPED_FILL, HIGHLIGHT, MASKED, WHITE, Arrow, Box, Size, render
 from ui.flow_layout import layout, measure
 
 MAX_COLUMNS = 4  # then 3 and 2, before the type gets smaller than READABLE_FONT
@@ -158,19 +159,32 @@ def build_boxes(
     return boxes
 
 
-def make_flow(
+@dataclass(frozen=True)
+class Fitted:
+    """The boxes placed for one width, with the sizes and arrows they were placed with."""
+
+    boxes: dict[str, Box]
+    size: Size
+    arrows: list[Arrow]
+    width: int
+    height: int
+
+
+def fit(
     numbers: FlowNumbers,
     labels: Sequence[str],
     config: AttentionConfig,
     *,
-    stage: int,
     decimals: int,
     present: bool = False,
-    max_width: int = 880,
-) -> dict:
-    """The Flow picture as a Vega-Lite spec, revealed up to ``stage`` (1-based)."""
+    max_width: int = 820,
+) -> Fitted:
+    """The largest type (from 17 or 13 pixels) and the most columns that fit ``max_width``.
+
+    Larger type comes before more columns (the page gives every number as a table); below
+    ``READABLE_FONT`` only two columns of a wide matrix are shown.
+    """
     start = FONT[present]
-    # Larger type before more columns: the page gives every number as a table.
     tries = [(c, f) for c in (MAX_COLUMNS, 3, 2) for f in range(start, READABLE_FONT - 1, -1)]
     tries += [(2, f) for f in range(READABLE_FONT - 1, MIN_FONT - 1, -1)]
     for columns, font in tries:
@@ -179,6 +193,21 @@ def make_flow(
         arrows, width, height = layout(boxes, size, max(font - 2, 8), numbers.query)
         if width <= max_width:
             break
+    return Fitted(boxes, size, arrows, width, height)
+
+
+def make_flow(
+    numbers: FlowNumbers,
+    labels: Sequence[str],
+    config: AttentionConfig,
+    *,
+    stage: int,
+    decimals: int,
+    present: bool = False,
+    max_width: int = 820,
+) -> dict:
+    """The Flow picture as a Vega-Lite spec, revealed up to ``stage`` (1-based)."""
+    fitted = fit(numbers, labels, config, decimals=decimals, present=present, max_width=max_width)
     name = FLOW_STAGES[stage - 1]
     head = f", head {numbers.head + 1} of {numbers.num_heads}" if numbers.num_heads > 1 else ""
     label = safe.plain(labels[numbers.query], 20)
@@ -188,12 +217,12 @@ def make_flow(
         f"{header}: the boxes up to this stage show their numbers, later ones are outlines."
     )
     return render(
-        list(boxes.values()),
-        arrows,
+        list(fitted.boxes.values()),
+        fitted.arrows,
         header=header,
         stage=stage,
-        size=size,
-        width=width,
-        height=height,
+        size=fitted.size,
+        width=fitted.width,
+        height=fitted.height,
         description=description,
     )
