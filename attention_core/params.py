@@ -613,7 +613,7 @@ _LESSON_ROWS = (
         "settings pinned as A",
         "The settings pinned as A, written as a link's query string (preset=journey&d_out=3…).",
         "lesson",
-        high=4000,
+        high=8000,  # 12 × 16 numbers and 12 labels of 20 four-byte characters, URL-encoded
         page="0_Compare",
     ),
     Param(

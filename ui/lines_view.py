@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from attention_core import AttentionTrace
-from ui import charts, controls, lines, safe, views
+from ui import charts, controls, lines, safe, state, views
 from ui.page import Page
 
 # views.CONTENT_WIDTH (880) is more than the main column at 1280 × 720 with the sidebar open
@@ -42,10 +42,12 @@ def lines_of(trace: AttentionTrace, labels: Sequence[str], title: str) -> lines.
 def show_lines(page: Page, chart: lines.Lines, key: str, max_width: int) -> None:
     """The lines chart, and a choice of token whose lines alone are shown (for the keyboard)."""
     names = [safe.plain(label, 24) for label in chart.labels]
+    if page.settings["isolate"] > len(names):  # a token of a longer sentence: show them all
+        state.set_value("isolate", 0)
     with st.columns(2)[0]:
         isolate = controls.widget(
             "isolate",
-            page.settings,
+            state.current_settings(),
             count=len(names),
             format_func=lambda i: "every token" if i == 0 else f"{i} · {names[i - 1]}",
         )

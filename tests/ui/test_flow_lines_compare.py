@@ -392,6 +392,17 @@ def test_the_playground_shows_the_weights_as_lines_with_the_cores_numbers():
     assert app.query_params["weights_view"] == "lines"
 
 
+def test_isolating_a_token_the_sentence_does_not_have_shows_every_token():
+    app = AppTest.from_file(ENTRY, default_timeout=60)
+    app.query_params["weights_view"] = "lines"
+    app.query_params["isolate"] = "9"  # e.g. from page 10's longer sentence
+    app.run()
+    assert app.selectbox(key="isolate").value == 0
+    spec = the_spec(app, "attention weights as lines")
+    params = {p["name"]: p for layer in spec["layer"] for p in layer.get("params", [])}
+    assert "value" not in params["pick_query"]
+
+
 def test_real_sentences_show_the_reproduced_head_as_lines():
     from real_model import reproduce_head, shared_model
     from real_model.seed001 import ODYSSEY
