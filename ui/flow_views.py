@@ -10,7 +10,7 @@ import streamlit as st
 
 from attention_core import AttentionTrace
 from attention_core.flow import FlowNumbers, flow_numbers
-from attention_core.params import FLOW_STAGES, PARAMS
+from attention_core.params import FLOW_STAGES
 from ui import controls, flow, safe, state, tables, views
 from ui.lines_view import MAIN_WIDTH
 from ui.page import Page
@@ -193,8 +193,3 @@ def flow_tables(page: Page, trace: AttentionTrace, numbers: FlowNumbers) -> str:
             grid(rows, names + (["b"] if numbers.b_out is not None else []), "o"),
         ]
     return "\n\n".join(parts)
-
-
-def label_of_stage(stage: int) -> str:
-    """A stage by number and name."""
-    return PARAMS["stage"].choice_label(stage)
