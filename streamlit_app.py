@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attention_core.params import PARAMS
-from ui import charts, panels, views
+from ui import charts, lines_view, panels, views
 from ui import page as run_order
 from ui.matrix_editor import show_glove_import, show_matrix_editor
 
@@ -31,9 +31,9 @@ if beside:
         show_matrix_editor(page)
         show_glove_import(page)
     with right:
-        views.show_heatmap(page, weights, "hm_weights", max_width=side_width)
+        lines_view.show_weights(page, trace, weights, "hm_weights", max_width=side_width)
 else:
-    views.show_heatmap(page, weights, "hm_weights")
+    lines_view.show_weights(page, trace, weights, "hm_weights")
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
         show_matrix_editor(page)
     show_glove_import(page)

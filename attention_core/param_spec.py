@@ -33,6 +33,7 @@ class Param:
     ``widget`` is the dashboard's control (empty: none, e.g. a matrix carried only by links).
     ``only_when`` names another knob's value that must hold for this knob to matter.
     ``dashboard_only`` knobs are not command-line flags (they only change how a page looks).
+    ``choice_labels`` name a choice's values, or an ``int`` knob's values from ``low`` up.
     """
 
     name: str
@@ -54,11 +55,15 @@ class Param:
     only_when: tuple[str, str] | None = None
     dashboard_only: bool = False
 
-    def choice_label(self, choice: str) -> str:
+    def choice_label(self, choice: Any) -> str:
         """The learner's words for one choice (the choice itself if it has none)."""
         if choice in self.choices and self.choice_labels:
             return self.choice_labels[self.choices.index(choice)]
-        return choice
+        if self.kind == "int" and self.choice_labels and self.low is not None:
+            index = int(choice) - int(self.low)
+            if 0 <= index < len(self.choice_labels):
+                return f"{choice} · {self.choice_labels[index]}"
+        return str(choice)
 
     def limits(self, num_tokens: int | None = None) -> tuple[float, float]:
         """The inclusive range of a number; token-dependent knobs narrow it to the tokens."""

@@ -13,6 +13,18 @@ from typing import Any
 from attention_core.param_spec import MAX_DIMS, MAX_TOKENS, Param
 
 SEED_MAX = 2**32 - 1
+# The stages of the Flow page, in the order the math happens (the ``stage`` knob counts them).
+FLOW_STAGES = (
+    "the tokens X",
+    "queries, keys and values",
+    "scores q·k",
+    "scaling",
+    "the mask",
+    "softmax",
+    "dropout",
+    "the weighted sum of values",
+    "heads merged, output projection",
+)
 MASK_STRATEGIES = {
     "neg_inf": "−∞ before softmax",
     "zero_renorm": "softmax, zero, renormalise",
@@ -362,6 +374,31 @@ _ROWS = (
         "panel is computed and sent.",
         scope="view",
         widget="tabs",
+        dashboard_only=True,
+    ),
+    _choice(
+        "weights_view",
+        {"heatmap": "heatmap", "lines": "lines"},
+        "heatmap",
+        "Show the weights as",
+        "A heatmap (rows are queries, columns keys) or lines from each query to every key, "
+        "thicker and darker for a larger weight.",
+        scope="view",
+        widget="radio",
+        dashboard_only=True,
+    ),
+    Param(
+        "isolate",
+        "int",
+        0,
+        "Show the lines of",
+        "One token's lines only (0: every token). Hovering a token in the chart does the same.",
+        "view",
+        low=0,
+        high=32,  # a real model's sentence (page 10) has up to 32 tokens
+        step=1,
+        widget="select",
+        dashboard_only=True,
     ),
     Param(
         "present",
@@ -570,6 +607,31 @@ _LESSON_ROWS = (
         step=1,
         widget="select",
         page="10_Real_sentences",
+    ),
+    Param(
+        "stage",
+        "int",
+        1,
+        "Stage",
+        "Reveal the pipeline one stage at a time: the Previous and Next buttons, the ← and → "
+        "keys, or a presentation clicker (PageUp and PageDown).",
+        "lesson",
+        low=1,
+        high=len(FLOW_STAGES),
+        step=1,
+        choice_labels=FLOW_STAGES,
+        widget="select",
+        page="0_Flow",
+    ),
+    Param(
+        "pin",
+        "text",
+        None,
+        "settings pinned as A",
+        "The settings pinned as A, written as a link's query string (preset=journey&d_out=3…).",
+        "lesson",
+        high=8000,  # 12 × 16 numbers and 12 labels of 20 four-byte characters, URL-encoded
+        page="0_Compare",
     ),
     Param(
         "samples",

@@ -15,7 +15,7 @@ from real_model import (
 )
 from real_model.analysis import MAX_TOKENS, SIMPLIFIED
 from real_model.seed001 import AMAZON, ODYSSEY
-from ui import cached, charts, controls, safe, tables, views
+from ui import cached, charts, controls, lines_view, safe, tables, views
 from ui import page as run_order
 
 SENTENCES = {"odyssey": ODYSSEY, "amazon": AMAZON}
@@ -99,9 +99,16 @@ if loaded is not None:
         with right:
             head = controls.widget("model_head", page.settings, count=loaded.num_heads)
         result = page.call(reproduce_head, loaded, sentence, layer - 1, head - 1)
+        as_lines = controls.widget("weights_view", page.settings) == "lines"
         if result is not None:
+            shown = [(result.trace.weights[0], "attention_core with the head's weights", "hm_ours")]
+            if as_lines:
+                title = f"layer {layer}, head {head}, recomputed by attention_core"
+                chart = lines_view.lines_of(result.trace, labels, title)
+                lines_view.show_lines(page, chart, "lines_ours", views.CONTENT_WIDTH)
+                shown = []
             for matrix, title, key in (
-                (result.trace.weights[0], "attention_core with the head's weights", "hm_ours"),
+                *shown,
                 (result.model_weights, "the model's own attention", "hm_model"),
             ):
                 views.show_heatmap(

@@ -33,13 +33,17 @@ def widget(name: str, settings: Settings, count: int | None = None, **extra: Any
     ``count`` narrows a choice of 1…count that only the page knows (a model's layers).
     """
     param = PARAMS[name]
+    format_func = extra.pop("format_func", None)
     common = {"key": name, "help": param.help, **extra}
     if count is not None:
         if settings[name] > count:
             state.set_value(name, count)
-        options = list(range(1, count + 1))
+        options = list(range(int(param.low if param.low is not None else 1), count + 1))
         return st.selectbox(
-            param.label, options, format_func=lambda i: f"{param.label} {i}", **common
+            param.label,
+            options,
+            format_func=format_func or (lambda i: f"{param.label} {i}"),
+            **common,
         )
     if param.widget == "slider":
         return st.slider(
@@ -59,7 +63,8 @@ def widget(name: str, settings: Settings, count: int | None = None, **extra: Any
     if param.widget == "text":
         return st.text_input(param.label, max_chars=int(param.high or 200), **common)
 
-    options, format_func = _options(param, settings)
+    options, default_format = _options(param, settings)
+    format_func = format_func or default_format
     if param.widget == "radio":
         return st.radio(param.label, options, format_func=format_func, horizontal=True, **common)
     return st.selectbox(param.label, options, format_func=format_func, **common)
@@ -70,7 +75,10 @@ def _num(param: Param, value: float | None) -> float | int:
 
 
 def _options(param: Param, settings: Settings) -> tuple[list[Any], Callable[[Any], str]]:
-    if param.kind == "choice":
+    if param.kind == "choice" or param.choice_labels:
+        if param.kind == "int":
+            low, high = param.limits(settings.num_tokens)
+            return list(range(int(low), int(high) + 1)), param.choice_label
         return list(param.choices), param.choice_label
     if param.name == "heads":
         return head_choices(settings.values, settings.d_in), str

@@ -44,6 +44,20 @@ PAGES = (
         "every setting in the sidebar",
     ),
     PageInfo(
+        "pages/0_Flow.py",
+        "Flow of one token",
+        ":material/route:",
+        "➡️",
+        "every setting in the sidebar and the focused token",
+    ),
+    PageInfo(
+        "pages/0_Compare.py",
+        "Compare A and B",
+        ":material/compare:",
+        "⚖️",
+        "every setting in the sidebar as B, and the settings pinned as A",
+    ),
+    PageInfo(
         "pages/1_Embeddings.py",
         "1 · Embeddings",
         ":material/scatter_plot:",

@@ -207,6 +207,16 @@ def set_value(name: str, value: Any) -> None:
     st.session_state[name] = _to_widget(name, st.session_state[SETTINGS][name])
 
 
+def step_value(name: str, by: int) -> None:
+    """Move a whole-number setting by ``by`` within its limits (a Previous/Next callback).
+
+    Relative to the value when the click arrives, so that quick presses are all counted.
+    """
+    low, high = PARAMS[name].limits()
+    value = int(min(max(st.session_state[SETTINGS][name] + by, low), high))
+    set_value(name, value)
+
+
 def remember(name: str, value: Any) -> None:
     """Keep a value for this session (the last trace that worked, a pinned view...)."""
     st.session_state[name] = value

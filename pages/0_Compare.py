@@ -1,0 +1,27 @@
+"""Compare: the settings pinned as A beside the current settings B, and how the weights differ."""
+
+import streamlit as st
+
+from ui import compare_views, views
+from ui import page as run_order
+from ui.matrix_editor import show_matrix_editor
+
+page = run_order.setup(__file__)
+views.show_header(
+    page,
+    "Compare: A and B side by side",
+    "Pin the current settings as **A**, then change anything: a setting in the sidebar or a "
+    "number of the matrix. **B** is always the current settings. Both are in the link, so a "
+    "shared link shows the same comparison.",
+)
+pinned = compare_views.show_pin(page)
+if pinned is not None:
+    compare_views.show_compare(page, pinned)
+else:
+    st.info(
+        "Nothing is pinned yet: *Pin these settings as A* keeps the current settings as A.",
+        icon=":material/push_pin:",
+    )
+with st.expander("Embedding matrix (edit me)", expanded=False):
+    show_matrix_editor(page)
+views.finish(page)

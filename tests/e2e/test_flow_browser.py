@@ -1,0 +1,146 @@
+"""Real Chromium: the Flow page steps with the keyboard, and the lines isolate a hovered token."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.screen import wait_idle
+
+pytestmark = pytest.mark.e2e
+
+PICTURE = '[data-testid="stVegaLiteChart"] svg'
+LINES = f"{PICTURE} g.mark-rule.role-mark line"
+FADED = 0.05  # lines of another token are drawn at 0.04 while one token is isolated
+
+
+def picture_stage(page) -> int:
+    """The stage the Flow picture says it shows ("Stage 4 of 9 · scaling")."""
+    texts = page.locator(f"{PICTURE} text").all_text_contents()
+    stages = [re.match(r"Stage (\d+) of 9", t) for t in texts]
+    found = [int(m.group(1)) for m in stages if m]
+    assert len(found) == 1, texts[:5]
+    return found[0]
+
+
+def url_stage(page) -> int:
+    """The stage the link says (no parameter: the first stage)."""
+    found = re.search(r"[?&]stage=(\d+)", page.url)
+    return int(found.group(1)) if found else 1
+
+
+def wait_for_stage(page, stage: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        wait_idle(page)
+        if url_stage(page) == stage and picture_stage(page) == stage:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"stage {url_stage(page)} / {picture_stage(page)}, wanted {stage}")
+
+
+def test_arrow_keys_and_a_clickers_page_keys_step_through_the_stages(server, page):
+    page.goto(f"{server}/Flow?mask=causal")
+    page.wait_for_selector(PICTURE, timeout=60_000)
+    wait_idle(page)
+    assert url_stage(page) == picture_stage(page) == 1
+    page.evaluate("document.activeElement?.blur()")  # the keys go to the page, not a widget
+    page.keyboard.press("ArrowRight")
+    wait_for_stage(page, 2)
+    page.keyboard.press("PageDown")  # what a presentation clicker sends
+    wait_for_stage(page, 3)
+    page.keyboard.press("ArrowRight")
+    wait_for_stage(page, 4)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "flow-stage-4.png"))
+    page.keyboard.press("ArrowLeft")
+    wait_for_stage(page, 3)
+    page.keyboard.press("PageUp")
+    wait_for_stage(page, 2)
+    # The link opens at the same stage in a fresh browser context.
+    shared = page.context.browser.new_context(viewport={"width": 1280, "height": 720})
+    other = shared.new_page()
+    other.goto(page.url)
+    other.wait_for_selector(PICTURE, timeout=60_000)
+    wait_for_stage(other, 2)
+    assert "mask=causal" in other.url
+    shared.close()
+
+
+def test_the_presentation_mode_picture_and_the_last_stage(server, page):
+    page.goto(f"{server}/Flow?stage=9&present=1")
+    page.wait_for_selector(PICTURE, timeout=60_000)
+    wait_for_stage(page, 9)
+    page.screenshot(path=str(SCREENSHOTS / "flow-presentation.png"))
+    box = page.locator('[data-testid="stVegaLiteChart"]').first.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 1280  # not cut off at the right
+    page.evaluate("document.activeElement?.blur()")
+    page.keyboard.press("ArrowRight")  # nothing after the last stage
+    time.sleep(1.0)
+    wait_idle(page)
+    assert url_stage(page) == picture_stage(page) == 9
+
+
+def lines_chart(page):
+    """The lines chart: the first chart of the Playground when lines are chosen."""
+    chart = page.locator(PICTURE).first
+    assert "attention weights as lines" in (chart.text_content() or "")
+    return chart
+
+
+def visible_lines(page) -> list[float]:
+    """The stroke opacity of every line of the lines chart that is not faded out."""
+    opacities = page.evaluate(
+        f"() => [...document.querySelectorAll('{LINES}')]"
+        ".map(l => parseFloat(l.getAttribute('stroke-opacity') ?? '1'))"
+    )
+    return [o for o in opacities if o > FADED]
+
+
+def test_hovering_a_token_keeps_only_its_lines(server, page):
+    page.goto(f"{server}/?weights_view=lines")
+    page.wait_for_selector(LINES, state="attached", timeout=60_000)
+    wait_idle(page)
+    assert len(visible_lines(page)) == 36  # 6 queries × 6 keys, nothing masked
+    label = lines_chart(page).locator("text", has_text=re.compile(r"^journey$")).first
+    box = label.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    time.sleep(0.5)
+    kept = visible_lines(page)
+    assert len(kept) == 6  # journey's lines to the six keys
+    assert len({round(o, 4) for o in kept}) > 1  # still drawn by weight
+    page.screenshot(path=str(SCREENSHOTS / "lines-hover.png"))
+    page.mouse.move(5, 5)  # leaving the token shows every line again
+    time.sleep(0.5)
+    assert len(visible_lines(page)) == 36
+
+
+def test_hovering_a_key_keeps_the_lines_into_it_and_masked_pairs_have_none(server, page):
+    page.goto(f"{server}/?weights_view=lines&mask=causal")
+    page.wait_for_selector(LINES, state="attached", timeout=60_000)
+    wait_idle(page)
+    assert len(visible_lines(page)) == 21  # causal: 1 + 2 + … + 6 pairs
+    labels = lines_chart(page).locator("text", has_text=re.compile(r"^step$"))
+    box = labels.last.bounding_box()  # the key column is drawn after the query column
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    time.sleep(0.5)
+    assert len(visible_lines(page)) == 1  # only "step" itself may attend to "step"
+
+
+def test_a_compare_link_shows_a_b_and_the_largest_change(server, page):
+    page.goto(f"{server}/Compare?pin=preset%3Djourney&d_out=3")
+    page.wait_for_selector(".st-key-compare_changes", timeout=60_000)
+    wait_idle(page)
+    changes = page.locator(".st-key-compare_changes").inner_text()
+    # The core's largest change for d_out 2 → 3 (tests/ui checks every number of it).
+    assert "journey now attends 0.0551 less to step (0.1820 → 0.1269)" in changes
+    assert "pin=preset%3Djourney" in page.url and "d_out=3" in page.url
+    page.screenshot(path=str(SCREENSHOTS / "compare.png"), full_page=False)
+    page.locator(".st-key-compare_changes").scroll_into_view_if_needed()
+    time.sleep(0.5)
+    page.screenshot(path=str(SCREENSHOTS / "compare-difference.png"))

@@ -1,0 +1,174 @@
+"""The Compare page's blocks: pin the settings as A, then A and B side by side and B − A.
+
+Every difference comes from ``attention_core.compare`` (nothing is subtracted here); labels and
+link values go through ``ui.safe``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core import AttentionTrace, run_attention
+from attention_core.compare import (
+    WeightComparison,
+    changed_settings,
+    compare_weights,
+    pin_text,
+    read_pin,
+)
+from attention_core.embeddings import display_labels
+from attention_core.params import PARAMS
+from attention_core.settings import Settings
+from ui import charts, safe, state, views
+from ui.lines_view import MAIN_WIDTH
+from ui.page import Page
+
+SHOWN_CHANGES = 5
+
+
+def _pin() -> None:
+    """Pin the current settings as A (a button callback)."""
+    state.set_value("pin", pin_text(state.current_settings()))
+
+
+def show_pin(page: Page) -> Settings | None:
+    """The pin buttons; returns the pinned settings A, or None (a bad pin is dropped, saying
+    why)."""
+    text = page.settings["pin"]
+    pinned = page.call(read_pin, text) if text else None
+    if text and pinned is None:
+        state.record("pin", None)
+        st.caption("The pinned settings A are dropped from the link: pin again.")
+    left, right = st.columns(2)
+    with left:
+        st.button(
+            "Pin these settings as A" if pinned is None else "Pin the current settings as A",
+            key="pin_a",
+            icon=":material/push_pin:",
+            on_click=_pin,
+            type="primary",
+            width="stretch",
+        )
+    with right:
+        if pinned is not None:
+            st.button(
+                "Unpin A",
+                key="unpin_a",
+                icon=":material/close:",
+                on_click=state.record,
+                args=("pin", None),
+                width="stretch",
+            )
+    return pinned
+
+
+def _change_text(name: str, first: str, second: str) -> str:
+    if name == "x":
+        return "the embedding matrix (edited)"
+    if name == "tokens":
+        return f"the tokens: {safe.md(first, 60)} → {safe.md(second, 60)}"
+    return f"{PARAMS[name].label}: {safe.md(first, 30)} → {safe.md(second, 30)}"
+
+
+def show_changes(pinned: Settings, page: Page) -> None:
+    """What B changed from A, in words."""
+    changes = changed_settings(pinned, page.settings)
+    if not changes:
+        st.info(
+            "B is the same as A. Change anything (a setting in the sidebar, or the matrix "
+            "below) and the difference appears here.",
+            icon=":material/info:",
+        )
+        return
+    st.markdown("**From A to B:** " + "; ".join(_change_text(*change) for change in changes) + ".")
+
+
+def _weights(trace: AttentionTrace, head: int | None, name: str, averaged: bool) -> charts.Heatmap:
+    labels = display_labels(trace.tokens)
+    matrix = trace.mean_weights if averaged else trace.weights_after_dropout[head or 0]
+    heads = f"{trace.num_heads} head{'s' if trace.num_heads > 1 else ''}"
+    what = f"averaged over its {heads}" if averaged else f"head {(head or 0) + 1}"
+    title = f"{name}: weights" + (f", {what}" if averaged or trace.num_heads > 1 else "")
+    return charts.Heatmap(
+        views.matrix_values(matrix),
+        labels,
+        labels,
+        kind="weights",
+        title=title,
+        description=f"Attention weights of {name}, {len(labels)} queries × {len(labels)} keys.",
+        masked=trace.blocked.tolist() if bool(trace.blocked.any()) else None,
+        scale="fixed",  # the same colour is the same weight in A and in B
+    )
+
+
+def change_sentences(page: Page, comparison: WeightComparison, labels: list[str]) -> list[str]:
+    """The largest changes in words: "`step` now attends 0.2100 more to `journey`"."""
+    sentences = []
+    for change in comparison.largest[:SHOWN_CHANGES]:
+        how = "more" if change.change > 0 else "less"
+        sentences.append(
+            f"{safe.md(labels[change.query], 24)} now attends "
+            f"{page.number(abs(change.change))} {how} to {safe.md(labels[change.key], 24)} "
+            f"({page.number(change.before)} → {page.number(change.after)})"
+        )
+    return sentences
+
+
+def show_compare(page: Page, pinned: Settings) -> None:
+    """A and B side by side, B − A, and the largest changes in words."""
+    first = page.call(run_attention, pinned.embeddings(), pinned.config())
+    if first is None:
+        return
+    second = page.trace
+    show_changes(pinned, page)
+    averaged = first.num_heads != second.num_heads
+    head = 0 if averaged else views.head_choice(page)
+    half = MAIN_WIDTH // 2 - 16
+    a_column, b_column = st.columns(2)
+    with a_column:
+        views.show_heatmap(page, _weights(first, head, "A", averaged), "hm_a", max_width=half)
+    with b_column:
+        views.show_heatmap(page, _weights(second, head, "B", averaged), "hm_b", max_width=half)
+    comparison = page.call(compare_weights, first, second, head=head, count=SHOWN_CHANGES)
+    if comparison is None:
+        return
+    labels = page.labels
+    st.subheader("B − A")
+    if averaged:
+        st.caption(
+            f"A has {first.num_heads} head(s) and B has {second.num_heads}: the weights "
+            "averaged over the heads are compared."
+        )
+    difference, words = st.columns([1.1, 1])
+    with difference:
+        views.show_heatmap(
+            page,
+            charts.Heatmap(
+                views.matrix_values(comparison.difference[0 if averaged else head]),
+                labels,
+                labels,
+                kind="difference",
+                title="B − A: change of each weight",
+                description="Each weight of B minus the same weight of A (blue: less, "
+                "orange: more).",
+            ),
+            "hm_difference",
+            max_width=int(MAIN_WIDTH * 1.1 / 2.1) - 24,
+        )
+    with words, st.container(key="compare_changes"):
+        sentences = change_sentences(page, comparison, labels)
+        if sentences:
+            st.markdown("**The largest changes**\n\n" + "\n".join(f"- {s}" for s in sentences))
+        else:
+            st.markdown("**No weight changed** (by 0.00005 or more).")
+        show_context(page, first, second)
+
+
+def show_context(page: Page, first: AttentionTrace, second: AttentionTrace) -> None:
+    """The focused token's output in A and in B."""
+    query = page.query
+    if query >= first.num_tokens:
+        return
+    before = page.vector(first.output[query].tolist())
+    after = page.vector(second.output[query].tolist())
+    st.markdown(f"**Context vector of {safe.md(page.labels[query], 24)}:** A {before} → B {after}")
