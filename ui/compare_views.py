@@ -20,7 +20,6 @@ from attention_core.embeddings import display_labels
 from attention_core.params import PARAMS
 from attention_core.settings import Settings
 from ui import charts, safe, state, views
-from ui.lines_view import MAIN_WIDTH
 from ui.page import Page
 
 SHOWN_CHANGES = 5
@@ -123,38 +122,37 @@ def show_compare(page: Page, pinned: Settings) -> None:
     show_changes(pinned, page)
     averaged = first.num_heads != second.num_heads
     head = 0 if averaged else views.head_choice(page)
-    half = MAIN_WIDTH // 2 - 16
-    a_column, b_column = st.columns(2)
-    with a_column:
-        views.show_heatmap(page, _weights(first, head, "A", averaged), "hm_a", max_width=half)
-    with b_column:
-        views.show_heatmap(page, _weights(second, head, "B", averaged), "hm_b", max_width=half)
+    views.show_side_by_side(
+        page,
+        [
+            (_weights(first, head, "A", averaged), "hm_a"),
+            (_weights(second, head, "B", averaged), "hm_b"),
+        ],
+    )
     comparison = page.call(compare_weights, first, second, head=head, count=SHOWN_CHANGES)
     if comparison is None:
         return
     labels = page.labels
-    st.subheader("B − A")
+    st.header("B − A")
     if averaged:
         st.caption(
             f"A has {first.num_heads} head(s) and B has {second.num_heads}: the weights "
             "averaged over the heads are compared."
         )
-    difference, words = st.columns([1.1, 1])
+    delta = charts.Heatmap(
+        views.matrix_values(comparison.difference[0 if averaged else head]),
+        labels,
+        labels,
+        kind="difference",
+        title="B − A: change of each weight",
+        description="Each weight of B minus the same weight of A (blue: less, orange: more).",
+    )
+    difference, words = views.halves(page, delta)
     with difference:
         views.show_heatmap(
-            page,
-            charts.Heatmap(
-                views.matrix_values(comparison.difference[0 if averaged else head]),
-                labels,
-                labels,
-                kind="difference",
-                title="B − A: change of each weight",
-                description="Each weight of B minus the same weight of A (blue: less, "
-                "orange: more).",
-            ),
-            "hm_difference",
-            max_width=int(MAIN_WIDTH * 1.1 / 2.1) - 24,
+            page, delta, "hm_difference", max_width=views.column_width(views.CONTENT_WIDTH, 2)
         )
+
     with words, st.container(key="compare_changes"):
         sentences = change_sentences(page, comparison, labels)
         if sentences:

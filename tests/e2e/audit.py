@@ -54,7 +54,10 @@ def visit(page, url: str, run_axe: bool) -> Visit:
     """Open ``url``, wait until idle, measure the charts and (optionally) run axe."""
     page.goto(url)
     # Vega's code loads on first use: wait for a drawn chart before waiting for quiet.
-    page.wait_for_selector('[data-testid="stVegaLiteChart"] svg text', timeout=60_000)
+    page.wait_for_selector(
+        '[data-testid="stVegaLiteChart"] svg text', state="attached", timeout=60_000
+    )
+
     wait_idle(page)
     result = Visit(url)
     result.exceptions = page.locator('[data-testid="stException"]').count()

@@ -16,6 +16,9 @@ pytestmark = pytest.mark.e2e
 
 PAGES = (
     "",
+    "Flow",
+    "Compare",
+
     "Embeddings",
     "Simplified_attention",
     "Trainable_weights",
@@ -28,6 +31,7 @@ PAGES = (
     "Real_sentences",
 )
 TOKEN_FREE = {"Word_vectors", "Real_sentences"}  # their words come from sentences
+EXTRA = {"Compare": "pin=seed%3D7%26mask%3Dcausal"}  # a comparison needs a pinned A
 TOKENS = {1: "preset=random&num_tokens=1&d_in=3", 6: "", 12: "preset=random&num_tokens=12&d_in=3"}
 CASES = [
     (name, present, count)
@@ -44,7 +48,8 @@ _visits: dict[tuple[str, bool, int], Visit] = {}
 def _visit(server, browser, name: str, present: bool, count: int) -> Visit:
     key = (name, present, count)
     if key not in _visits:
-        query = "&".join(q for q in (TOKENS[count], "present=1" if present else "") if q)
+        parts = (TOKENS[count], EXTRA.get(name, ""), "present=1" if present else "")
+        query = "&".join(q for q in parts if q)
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         try:
             page = context.new_page()
