@@ -18,7 +18,6 @@ PAGES = (
     "",
     "Flow",
     "Compare",
-
     "Embeddings",
     "Simplified_attention",
     "Trainable_weights",

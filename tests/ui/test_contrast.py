@@ -6,13 +6,11 @@ own scale (the colour Vega-Lite draws) and checked against the text colour the c
 
 from __future__ import annotations
 
-import json
-
-import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.ui.page_files import PAGE_FILES, ROOT
+from tests.ui.vega import chart_specs, records
 from ui import charts, colors
 
 MODES = (
@@ -23,16 +21,7 @@ MODES = (
 
 
 def _charts(app: AppTest) -> list[tuple[dict, list[dict]]]:
-    """Every chart's spec and its data (Streamlit sends a spec's top-level data as a table)."""
-    found, stack = [], [app._tree]
-    while stack:
-        node = stack.pop()
-        if getattr(node, "type", "") == "vega_lite_chart":
-            data = node.proto.data.data
-            records = pa.ipc.open_stream(data).read_pandas().to_dict("records") if data else []
-            found.append((json.loads(node.proto.spec), records))
-        stack.extend(getattr(node, "children", {}).values())
-    return found
+    return [(spec, records(spec)) for spec in chart_specs(app)]
 
 
 def _cells(spec: dict, records: list[dict]) -> list[tuple[str, str, str]]:

@@ -6,7 +6,6 @@ settings), never against a copy of the UI's own arithmetic.
 
 from __future__ import annotations
 
-import json
 from itertools import combinations
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from attention_core.embeddings import display_labels
 from attention_core.flow import flow_numbers
 from attention_core.formatting import format_number
 from attention_core.settings import Settings, read_params
+from tests.ui.vega import chart_specs, records
 from ui import flow, lines, lines_view
 from ui.flow_layout import footprint
 
@@ -305,7 +305,7 @@ def open_page(page: str, **params: str) -> AppTest:
 
 
 def specs(app: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart")]
+    return chart_specs(app)
 
 
 def the_spec(app: AppTest, starts: str) -> dict:
@@ -419,7 +419,7 @@ def test_real_sentences_show_the_reproduced_head_as_lines():
 
 
 def heatmap_values(spec: dict) -> dict[tuple[str, str], float]:
-    return {(c["row"], c["column"]): c["value"] for c in spec["layer"][0]["data"]["values"]}
+    return {(c["row"], c["column"]): c["value"] for c in records(spec)}
 
 
 def test_compare_pins_a_then_shows_b_minus_a_from_the_core():
