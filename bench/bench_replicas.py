@@ -18,6 +18,10 @@ request) and the script stops every server it started.
 2. Capacity of one worker: `serve.sh --workers 1`, learners that each change d_out every 5 s
    (random phase) for CAPACITY_SECONDS; offered and answered changes/s and p95 per number of
    learners. One worker holds the largest number whose p95 stays under 0.5 s.
+
+"other cores": how much CPU processes that are not this bench's (nor its servers') used
+meanwhile, from /proc/stat; near 0 on an idle machine. On a shared machine it tells which
+rounds measured the app and which measured the neighbours.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import json
 import os
 import platform
 import random
+import resource
 import signal
 import statistics
 import subprocess
@@ -140,11 +145,13 @@ class Server:
     url: str
     stop: object
     pids: object  # () -> the pids whose CPU counts (the Streamlit processes)
+    all_pids: object  # () -> every process of this server (nginx, supervisord too)
 
 
 def direct_server() -> Server:
     process, url = start_server(extra=AGENT)
-    return Server("1 process", url, lambda: stop_server(process), lambda: [process.pid])
+    pids = lambda: [process.pid]  # noqa: E731
+    return Server("1 process", url, lambda: stop_server(process), pids, pids)
 
 
 def proxied_server(workers: int) -> Server:
@@ -171,7 +178,8 @@ def proxied_server(workers: int) -> Server:
         return [pid for pid, cmd in tree.items() if "streamlit run" in cmd]
 
     name = f"{workers} worker{'s' if workers > 1 else ''} + nginx"
-    return Server(name, f"http://127.0.0.1:{port}", stop, pids)
+    tree = lambda: list(descendants(process.pid))  # noqa: E731
+    return Server(name, f"http://127.0.0.1:{port}", stop, pids, tree)
 
 
 def server_cpu(server: Server) -> float:
@@ -180,6 +188,39 @@ def server_cpu(server: Server) -> float:
         with contextlib.suppress(OSError):  # a worker that just ended
             total += cpu_seconds(pid)
     return total
+
+
+def busy_seconds() -> float:
+    """CPU seconds every process on the machine has used (all cores), from /proc/stat."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def own_seconds(servers: list[Server]) -> float:
+    """CPU seconds of this bench (its threads) and of every server process it started."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)  # ended ones, e.g. restarts
+    total = usage.ru_utime + usage.ru_stime + children.ru_utime + children.ru_stime
+    for server in servers:
+        for pid in server.all_pids():
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(pid)
+    return total
+
+
+class OtherLoad:
+    """How many cores processes that are not this bench's used meanwhile (a shared machine)."""
+
+    def __init__(self, servers: list[Server]) -> None:
+        self.servers = servers
+        self.start = (time.perf_counter(), busy_seconds(), own_seconds(servers))
+
+    def cores(self) -> float:
+        wall, busy, own = self.start
+        elapsed = time.perf_counter() - wall
+        others = (busy_seconds() - busy) - (own_seconds(self.servers) - own)
+        return max(0.0, others / elapsed)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -281,7 +322,9 @@ def throughput(servers: list[Server], learners: int, changes: int, rounds: int) 
     for round_ in range(rounds):
         order = servers if round_ % 2 == 0 else list(reversed(servers))
         for server in order:
+            others = OtherLoad(servers)
             result = burst(server, learners, changes, offset=200 * round_)
+            result["other_cores"] = others.cores()
             results[server.name].append(result)
             print(f"round {round_ + 1} {server.name}: {result}", flush=True)
     print(
@@ -289,6 +332,7 @@ def throughput(servers: list[Server], learners: int, changes: int, rounds: int) 
         f"{rounds} rounds; load now {machine().rsplit('load ', 1)[1]}"
     )
     keys = ["changes_per_s", "p50_ms", "p95_ms", "cpu_ms_per_change", "errors", "wrong"]
+    keys.append("other_cores")  # CPU used by processes not of this bench: a shared machine
     print(f"{'':22}" + "".join(f"{s.name:>20}" for s in servers))
     medians = {
         name: {k: statistics.median(r[k] for r in runs) for k in keys}
@@ -311,19 +355,21 @@ def throughput(servers: list[Server], learners: int, changes: int, rounds: int) 
     )
 
 
-def capacity(server: Server, levels: list[int], seconds: float) -> None:
+def capacity(server: Server, levels: list[int], seconds: float, servers: list[Server]) -> None:
     """Print p95 per number of paced learners; the largest number with p95 < 0.5 s."""
     if not levels:
         return
     print(f"\ncapacity of {server.name}: each learner changes d_out every 5 s, {seconds:.0f} s")
     print(f"machine: {machine()}")
-    print("learners  offered/s  answered/s   p50 ms   p95 ms  errors  wrong")
+    print("learners  offered/s  answered/s   p50 ms   p95 ms  errors  wrong  other cores")
     holds = 0
     for learners in levels:
+        others = OtherLoad(servers)
         r = paced(server, learners, seconds)
         print(
             f"{r['learners']:8}  {r['offered_per_s']:9.1f}  {r['answered_per_s']:10.1f}"
-            f"  {r['p50_ms']:7.0f}  {r['p95_ms']:7.0f}  {r['errors']:6}  {r['wrong']:5}",
+            f"  {r['p50_ms']:7.0f}  {r['p95_ms']:7.0f}  {r['errors']:6}  {r['wrong']:5}"
+            f"  {others.cores():11.2f}",
             flush=True,
         )
         if r["p95_ms"] < 1000 * GOAL_P95 and not r["errors"] and not r["wrong"]:
@@ -375,7 +421,7 @@ def main() -> None:
         if args.capacity_two:
             plans.append((servers[2], [2 * n for n in levels]))
         for server, counts in plans:
-            capacity(server, counts, args.capacity_seconds)
+            capacity(server, counts, args.capacity_seconds, servers)
     finally:
         for server in servers:
             server.stop()
