@@ -128,7 +128,11 @@ def answer_to_a_change(page, timeout: float = 45.0) -> list[float]:
     """
     before_numbers, before = shown_context_vector(page), slider_value(page, SLIDER)
     step_slider(page, SLIDER)
-    time.sleep(0.5)
+    pressed = time.monotonic() + 5  # the key press moves the slider at once, before any answer
+    while slider_value(page, SLIDER) == before:
+        if time.monotonic() > pressed:
+            raise AssertionError("the slider did not move on the key press")
+        page.wait_for_timeout(20)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         numbers = shown_context_vector(page)
