@@ -106,29 +106,7 @@ if [[ -z "$RUN_DIR" ]]; then
 fi
 mkdir -p "$RUN_DIR"
 RUN_DIR="$(cd "$RUN_DIR" && pwd)"
-# With setpriv (util-linux), every process gets SIGTERM from the kernel when its parent dies
-# (--pdeathsig): even if this script or supervisord is killed outright (SIGKILL), nothing of
-# it is left running.
-SETPRIV=""
-if command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig TERM true 2>/dev/null; then
-  SETPRIV="$(command -v setpriv)"
-fi
-"$PYTHON" "$HERE/render_configs.py" --run-dir "$RUN_DIR" --workers "$WORKERS" --port "$PORT" \
-  --address "$ADDRESS" --first-worker-port "$FIRST_WORKER_PORT" --nginx "$NGINX" \
-  --python "$PYTHON" ${SETPRIV:+--setpriv "$SETPRIV"} -- ${EXTRA[@]+"${EXTRA[@]}"}
-if ! "$NGINX" -t -q -p "$RUN_DIR/nginx/" -c "$RUN_DIR/nginx/nginx.conf" -e stderr; then
-  say "nginx rejected the generated configuration ($RUN_DIR/nginx/nginx.conf)"
-  exit 1
-fi
-
-# Every worker signs Streamlit's cookies (XSRF) with the same secret, so a learner moved to
-# another worker (failover) keeps working. Passed in the environment, not on a command line.
-if [[ -z "${STREAMLIT_SERVER_COOKIE_SECRET:-}" ]]; then
-  STREAMLIT_SERVER_COOKIE_SECRET="$("$PYTHON" -c 'import secrets; print(secrets.token_hex(32))')"
-  export STREAMLIT_SERVER_COOKIE_SECRET
-fi
-
-# --- Start, and stop everything on the way out ------------------------------------------------
+# Stop everything this script started on the way out, whatever the way.
 SUPERVISOR_PID=""
 CHECK_PID=""
 # shellcheck disable=SC2317  # called from the traps below
@@ -151,6 +129,30 @@ trap 'stop_all; exit 143' TERM
 trap 'stop_all; exit 129' HUP
 trap 'stop_all' EXIT
 
+# With setpriv (util-linux), every process gets SIGTERM from the kernel when its parent dies
+# (--pdeathsig): even if this script or supervisord is killed outright (SIGKILL), nothing of
+# it is left running.
+SETPRIV=""
+if command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig TERM true 2>/dev/null; then
+  SETPRIV="$(command -v setpriv)"
+fi
+"$PYTHON" "$HERE/render_configs.py" --run-dir "$RUN_DIR" --workers "$WORKERS" --port "$PORT" \
+  --address "$ADDRESS" --first-worker-port "$FIRST_WORKER_PORT" --nginx "$NGINX" \
+  --python "$PYTHON" ${SETPRIV:+--setpriv "$SETPRIV"} -- ${EXTRA[@]+"${EXTRA[@]}"}
+if ! "$NGINX" -t -q -p "$RUN_DIR/nginx/" -c "$RUN_DIR/nginx/nginx.conf" -e stderr; then
+  say "nginx rejected the generated configuration ($RUN_DIR/nginx/nginx.conf)"
+  KEEP_RUN_DIR=1
+  exit 1
+fi
+
+# Every worker signs Streamlit's cookies (XSRF) with the same secret, so a learner moved to
+# another worker (failover) keeps working. Passed in the environment, not on a command line.
+if [[ -z "${STREAMLIT_SERVER_COOKIE_SECRET:-}" ]]; then
+  STREAMLIT_SERVER_COOKIE_SECRET="$("$PYTHON" -c 'import secrets; print(secrets.token_hex(32))')"
+  export STREAMLIT_SERVER_COOKIE_SECRET
+fi
+
+# --- Start ----------------------------------------------------------------------------------
 ${SETPRIV:+"$SETPRIV" --pdeathsig TERM} "$SUPERVISORD" --nodaemon \
   -c "$RUN_DIR/supervisord.conf" >>"$RUN_DIR/logs/supervisord.out" 2>&1 &
 SUPERVISOR_PID=$!
