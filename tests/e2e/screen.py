@@ -67,3 +67,19 @@ def wait_for_change(page, before: list[float], timeout: float = 20.0) -> list[fl
             return current
         time.sleep(0.2)
     return shown_context_vector(page)
+
+
+def _slider(page, label: str):
+    return page.locator('[data-testid="stSlider"]').filter(has_text=label).get_by_role("slider")
+
+
+def slider_value(page, label: str) -> str:
+    """The value a slider shows (its range input), e.g. "3" for d_out = 3."""
+    return _slider(page, label).input_value()
+
+
+def step_slider(page, label: str) -> None:
+    """Move a slider one step to the right, as a learner does with the arrow key."""
+    slider = _slider(page, label)
+    slider.focus()
+    page.keyboard.press("ArrowRight")
