@@ -23,6 +23,12 @@ from tests.e2e.server import start_server, stop_server  # noqa: E402
 from ui.nav import PAGES  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
+# Views the README shows besides each page's default: (file name, path and query).
+EXTRA = (
+    ("flow-stage-4", "Flow?stage=4&mask=causal"),
+    ("lines", "?weights_view=lines&mask=causal"),
+    ("compare", "Compare?pin=preset%3Djourney&d_out=3"),
+)
 
 
 def main() -> None:
@@ -43,6 +49,14 @@ def main() -> None:
                     page.screenshot(path=str(target))
                     print(target.relative_to(ROOT))
                     context.close()
+            for name, path in EXTRA:
+                context = browser.new_context(viewport={"width": 1280, "height": 720})
+                page = context.new_page()
+                page.goto(f"{url}/{path}")
+                wait_idle(page)
+                page.screenshot(path=str(OUT / f"{name}.png"))
+                print(f"docs/screenshots/{name}.png")
+                context.close()
             browser.close()
     finally:
         stop_server(process)

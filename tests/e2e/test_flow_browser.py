@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.screen import wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -54,8 +53,6 @@ def test_arrow_keys_and_a_clickers_page_keys_step_through_the_stages(server, pag
     wait_for_stage(page, 3)
     page.keyboard.press("ArrowRight")
     wait_for_stage(page, 4)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "flow-stage-4.png"))
     page.keyboard.press("ArrowLeft")
     wait_for_stage(page, 3)
     page.keyboard.press("PageUp")
@@ -74,7 +71,6 @@ def test_the_presentation_mode_picture_and_the_last_stage(server, page):
     page.goto(f"{server}/Flow?stage=9&present=1")
     page.wait_for_selector(PICTURE, timeout=60_000)
     wait_for_stage(page, 9)
-    page.screenshot(path=str(SCREENSHOTS / "flow-presentation.png"))
     box = page.locator('[data-testid="stVegaLiteChart"]').first.bounding_box()
     assert box is not None and box["x"] + box["width"] <= 1280  # not cut off at the right
     page.evaluate("document.activeElement?.blur()")
@@ -113,7 +109,6 @@ def test_hovering_a_token_keeps_only_its_lines(server, page):
     kept = visible_lines(page)
     assert len(kept) == 6  # journey's lines to the six keys
     assert len({round(o, 4) for o in kept}) > 1  # still drawn by weight
-    page.screenshot(path=str(SCREENSHOTS / "lines-hover.png"))
     page.mouse.move(5, 5)  # leaving the token shows every line again
     time.sleep(0.5)
     assert len(visible_lines(page)) == 36
@@ -140,7 +135,3 @@ def test_a_compare_link_shows_a_b_and_the_largest_change(server, page):
     # The core's largest change for d_out 2 → 3 (tests/ui checks every number of it).
     assert "journey now attends 0.0551 less to step (0.1820 → 0.1269)" in changes
     assert "pin=preset%3Djourney" in page.url and "d_out=3" in page.url
-    page.screenshot(path=str(SCREENSHOTS / "compare.png"), full_page=False)
-    page.locator(".st-key-compare_changes").scroll_into_view_if_needed()
-    time.sleep(0.5)
-    page.screenshot(path=str(SCREENSHOTS / "compare-difference.png"))
