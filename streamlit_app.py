@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from attention_core.params import PARAMS
-from ui import charts, lines_view, panels, views
+from ui import charts, controls, lines_view, panels, views
 from ui import page as run_order
 from ui.matrix_editor import show_glove_import, show_matrix_editor
 
@@ -41,9 +40,7 @@ with st.container(key="result_summary"):
     st.markdown(f"**Token {page.query + 1}:** " + views.summary(page, trace, head))
 
 # Only the open panel is built and sent: a change reruns what the learner is looking at.
-panel = PARAMS["panel"]
-tabs = st.tabs(list(panel.choice_labels), key="panel", on_change="rerun")
-steps, scores, qkv, checks, code = tabs
+steps, scores, qkv, checks, code = controls.tabs("panel", page.settings)
 if steps.open:
     with steps:
         views.show_focus(page, trace, head, with_summary=False)

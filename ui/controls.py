@@ -7,7 +7,7 @@ no widget is given a value here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
@@ -32,6 +32,29 @@ def widget(name: str, settings: Settings, count: int | None = None, **extra: Any
 
     ``count`` narrows a choice of 1…count that only the page knows (a model's layers).
     """
+    value = _draw(name, settings, count, extra)
+    if state.is_fresh():
+        state.adopt(name, value)
+    return value
+
+
+def tabs(name: str, settings: Settings) -> Sequence[Any]:
+    """The tabs of a parameter whose choices are panels; only the open one is built."""
+    param = PARAMS[name]
+    start = {}
+    if state.is_fresh() and not state.has_state(name):
+        start = {"default": param.choice_label(settings[name])}
+    drawn = st.tabs(list(param.choice_labels), key=name, on_change="rerun", **start)
+    if state.is_fresh():
+        open_ones = [
+            label for label, tab in zip(param.choice_labels, drawn, strict=True) if tab.open
+        ]
+        if open_ones:
+            state.adopt(name, open_ones[0])
+    return drawn
+
+
+def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any]) -> Any:
     param = PARAMS[name]
     format_func = extra.pop("format_func", None)
     common = {"key": name, "help": param.help, **extra}
@@ -43,31 +66,54 @@ def widget(name: str, settings: Settings, count: int | None = None, **extra: Any
             param.label,
             options,
             format_func=format_func or (lambda i: f"{param.label} {i}"),
+            **_start(name, settings, options),
             **common,
         )
+    if param.widget in ("slider", "number", "toggle", "text"):
+        return _draw_value_widget(param, settings, common)
+    options, default_format = _options(param, settings)
+    format_func = format_func or default_format
+    start = _start(name, settings, options)
+    if param.widget == "radio":
+        return st.radio(
+            param.label, options, format_func=format_func, horizontal=True, **start, **common
+        )
+    return st.selectbox(param.label, options, format_func=format_func, **start, **common)
+
+
+def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any]) -> Any:
+    start = _start(param.name, settings)
     if param.widget == "slider":
         return st.slider(
             param.label,
             min_value=_num(param, param.low),
             max_value=_num(param, param.high),
             step=_num(param, param.step),
+            **start,
             **common,
         )
     if param.widget == "number":
         low, high = param.limits(settings.num_tokens)
         return st.number_input(
-            param.label, min_value=int(low), max_value=int(high), step=1, **common
+            param.label, min_value=int(low), max_value=int(high), step=1, **start, **common
         )
     if param.widget == "toggle":
-        return st.toggle(param.label, **common)
-    if param.widget == "text":
-        return st.text_input(param.label, max_chars=int(param.high or 200), **common)
+        return st.toggle(param.label, **start, **common)
+    return st.text_input(param.label, max_chars=int(param.high or 200), **start, **common)
 
-    options, default_format = _options(param, settings)
-    format_func = format_func or default_format
-    if param.widget == "radio":
-        return st.radio(param.label, options, format_func=format_func, horizontal=True, **common)
-    return st.selectbox(param.label, options, format_func=format_func, **common)
+
+def _start(name: str, settings: Settings, options: list[Any] | None = None) -> dict[str, Any]:
+    """The starting value of a widget in a session's first run (its key holds it otherwise).
+
+    In a first run the browser may already hold the widget (the session was lost and the
+    page reconnected to another server): a value it sends then wins over this start.
+    """
+    if not state.is_fresh() or state.has_state(name):
+        return {}
+    value = settings[name]
+    if options is None:
+        return {"value": value}
+    return {"index": options.index(value)} if value in options else {}
 
 
 def _num(param: Param, value: float | None) -> float | int:

@@ -157,6 +157,7 @@ def setup(file: str) -> Page:
     settings = current.settings
     links = {page.key: state.link_for(settings, page.key) for page in nav.PAGES}
     controls.sidebar(settings, links)
+    settings = state.current_settings()  # a first run may have taken the browser's values
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
     trace, failure = _compute(settings)
     notices = [_notice_text(n) for n in current.notices]

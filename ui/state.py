@@ -38,6 +38,7 @@ SETTINGS = "_settings"
 EDITOR_BASE = "_editor_base"
 EDITOR_GENERATION = "_editor_generation"
 LAST_PAGE = "_last_page"
+FRESH = "_fresh_session"
 SHARED_PARAMS = tuple(
     name for name, p in PARAMS.items() if p.widget and p.scope in ("input", "config", "view")
 )
@@ -58,7 +59,8 @@ def begin(page: str) -> Run:
     """The read phase of a run on ``page`` (a file stem, or ``streamlit_app``)."""
     session = st.session_state
     notices: list[Notice] = []
-    if SETTINGS not in session:
+    session[FRESH] = SETTINGS not in session
+    if session[FRESH]:
         settings, notices = _from_link(page)
         _store_matrix_source(settings)
     else:
@@ -75,8 +77,33 @@ def begin(page: str) -> Run:
     notices += settled
     session[SETTINGS] = settings
     session[LAST_PAGE] = page
-    _prepare_widgets(settings, page, entered)
+    if not session[FRESH]:  # a session's first run starts its widgets from their value=
+        _prepare_widgets(settings, page, entered)
     return Run(settings, notices, editor_error)
+
+
+def is_fresh() -> bool:
+    """True during a session's first run."""
+    return bool(st.session_state.get(FRESH))
+
+
+def adopt(name: str, shown: Any) -> None:
+    """In a session's first run, take a widget's value as drawn: a browser that reconnected to
+    a new session sends the value it holds, and that change must not be lost."""
+    value = _from_widget(name, shown)
+    settings = st.session_state[SETTINGS]
+    if settings[name] == value or PARAMS[name].kind == "matrix":
+        return
+    try:
+        PARAMS[name].check(value)
+    except AttentionInputError:
+        return
+    changed = settings.replace(**{name: value})
+    if name in MATRIX_SOURCE:
+        tokens, rows = preset_matrix(changed.values)
+        changed = changed.replace(tokens=tokens, rows=rows)
+        _store_matrix_source(changed)
+    st.session_state[SETTINGS] = settle(changed)[0]
 
 
 def _from_link(page: str) -> tuple[Settings, list[Notice]]:

@@ -57,4 +57,3 @@ def test_every_cell_number_meets_wcag_aa(page, params):
     # Flow draws numbers on white boxes, Compare needs a pinned A: no heatmap by default.
     if page not in ("pages/10_Real_sentences.py", "pages/0_Flow.py", "pages/0_Compare.py"):
         assert checked > 0
-
