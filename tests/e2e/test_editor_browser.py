@@ -1,0 +1,104 @@
+"""The embedding grid in Chromium: consecutive edits all count, refused input keeps the numbers.
+
+Each step is a learner's gesture; what the page then says is compared with ``attention_core``
+run on the matrix the learner has typed so far (kept by the test, independently of the app).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e import expected, learner, screen
+
+pytestmark = pytest.mark.e2e
+
+BOOK_TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
+BOOK_ROWS = [  # the book's inputs (chapter 3): the `journey` preset
+    [0.43, 0.15, 0.89],
+    [0.55, 0.87, 0.66],
+    [0.57, 0.85, 0.64],
+    [0.22, 0.58, 0.33],
+    [0.77, 0.25, 0.10],
+    [0.05, 0.80, 0.55],
+]
+BOOK_SUMMARY = "journey attends most to journey (0.2264); context vector 0.3061, 0.8210."
+
+
+class Matrix:
+    """The matrix as the learner has typed it so far, and what the core says about it."""
+
+    def __init__(self) -> None:
+        self.tokens = list(BOOK_TOKENS)
+        self.rows = [list(row) for row in BOOK_ROWS]
+
+    def settings(self):
+        return expected.settings_of(expected.matrix_params(self.tokens, self.rows))
+
+    def summary(self) -> str:
+        return expected.summary(self.settings())
+
+    def weights(self) -> dict[str, str]:
+        settings = self.settings()
+        return expected.weight_cells(settings, expected.trace_of(settings))
+
+
+def check_screen(page, matrix: Matrix, step: str) -> None:
+    """The sentence and the weights heatmap equal the core's on the learner's matrix."""
+    assert screen.summary_text(page) == matrix.summary(), step
+    assert screen.heatmap(page, "attention weights") == matrix.weights(), step
+
+
+def test_consecutive_edits_of_every_kind_all_count(server, page, browser):
+    screen.open_page(page, server)
+    matrix = Matrix()
+    assert screen.summary_text(page) == BOOK_SUMMARY
+
+    def step(name: str, gesture, change) -> None:
+        before = screen.summary_text(page)
+        gesture()
+        change()
+        screen.after_change(page, screen.summary_text, before)
+        check_screen(page, matrix, name)
+
+    def set_cell(row: int, column: int, text: str):
+        def change() -> None:
+            if column == 0:
+                matrix.tokens[row] = text
+            else:
+                matrix.rows[row][column - 1] = float(text)
+
+        return lambda: learner.type_in_cell(page, row, column, text), change
+
+    step("d1 of Your", *set_cell(0, 1, "0.9"))
+    step("d2 of starts", *set_cell(2, 2, "-0.4"))
+    step("rename journey", *set_cell(1, 0, "trip"))
+    step(
+        "add a row with +",
+        lambda: learner.add_row(page),
+        lambda: (matrix.tokens.append("new"), matrix.rows.append([0.0, 0.0, 0.0])),
+    )
+    step("d3 of the new row", *set_cell(6, 3, "1.5"))
+    step(
+        "delete with",
+        lambda: learner.delete_row(page, 3),
+        lambda: (matrix.tokens.pop(3), matrix.rows.pop(3)),
+    )
+    step("d1 of step", *set_cell(4, 1, "-2"))
+    step(
+        "type a label in the empty last row",
+        lambda: learner.type_in_cell(page, 6, 0, "extra"),
+        lambda: (matrix.tokens.append("extra"), matrix.rows.append([0.0, 0.0, 0.0])),
+    )
+    assert len(matrix.tokens) == 7  # 6 - 1 + 2: every edit was kept
+
+    linked = expected.settings_of(page.url)
+    assert "x=" in page.url and "tokens=" in page.url
+    assert list(linked.tokens) == matrix.tokens
+    assert [list(row) for row in linked.rows] == matrix.rows
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, page.url)
+        check_screen(other, matrix, "the URL reloaded in a fresh context")
+    finally:
+        fresh.close()
