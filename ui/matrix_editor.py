@@ -24,11 +24,11 @@ def show_matrix_editor(page: Page) -> None:
             "token", max_chars=LABEL_MAX_CHARS, default=editor.NEW_LABEL, required=True
         )
     }
+    # No min_value/max_value: the browser would clamp 1e9 to 10 without a word. The server
+    # refuses an out-of-range number with a message naming its cell (ui.editor).
     for name in frame.columns[1:]:
         column_config[name] = st.column_config.NumberColumn(
             name,
-            min_value=-VALUE_LIMIT,
-            max_value=VALUE_LIMIT,
             step=0.001,
             default=0.0,
             required=True,

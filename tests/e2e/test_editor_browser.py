@@ -102,3 +102,49 @@ def test_consecutive_edits_of_every_kind_all_count(server, page, browser):
         check_screen(other, matrix, "the URL reloaded in a fresh context")
     finally:
         fresh.close()
+
+
+def _wait_for_alert(page, text: str) -> list[str]:
+    found = screen.wait_for(page, screen.alerts, lambda shown: any(text in a for a in shown))
+    screen.wait_ready(page)
+    return found
+
+
+def _matrix_alerts(page) -> list[str]:
+    return [a for a in screen.alerts(page) if "Matrix:" in a]
+
+
+def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, browser):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 720}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    page = context.new_page()
+    try:
+        screen.open_page(page, server)
+        matrix = Matrix()
+        cases = [  # (row, column, gesture, message, the fix typed afterwards)
+            (1, 2, "type", "1000000000", "row 2, column d2", "0.5"),
+            (2, 1, "paste", "123456789012", "row 3, column d1", "0.25"),
+            (3, 3, "type", "-250.5", "row 4, column d3", "-0.75"),
+        ]
+        for row, column, how, text, where, fix in cases:
+            before = screen.summary_text(page)
+            if how == "paste":
+                learner.paste_into_cell(page, row, column, text)
+            else:
+                learner.type_in_cell(page, row, column, text)
+            shown = _wait_for_alert(page, where)
+            assert any(where in a for a in shown), (how, text, shown)
+            message = next(a for a in shown if where in a)
+            assert "between -10 and 10" in message
+            assert "last valid matrix" in message
+            assert screen.summary_text(page) == before == matrix.summary()
+            assert screen.heatmap(page, "attention weights") == matrix.weights()
+
+            learner.type_in_cell(page, row, column, fix)
+            matrix.rows[row][column - 1] = float(fix)
+            screen.after_change(page, screen.summary_text, before)
+            check_screen(page, matrix, f"{where} fixed")
+            assert _matrix_alerts(page) == []
+    finally:
+        context.close()
