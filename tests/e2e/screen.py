@@ -153,6 +153,15 @@ def heatmap(page, title: str, prefix: bool = False) -> dict[str, str]:
     return dict(cell.rsplit(": ", 1) for cell in cells)
 
 
+def cell_texts(page) -> list[str]:
+    """The printed text of every heatmap cell on the page (axes, titles and legends left out)."""
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel + ' .role-mark text[aria-label]')]
+            .map(e => e.textContent)""",
+        CHART,
+    )
+
+
 def tables(page) -> list[str]:
     """The text of every Markdown table in the main area."""
     return page.locator(f"{MAIN} [data-testid='stMarkdown'] table").all_inner_texts()
