@@ -148,3 +148,22 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
             assert _matrix_alerts(page) == []
     finally:
         context.close()
+
+
+def test_renaming_a_token_renames_it_in_the_focus_select_box(server, page):
+    screen.open_page(page, server)
+    matrix = Matrix()
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 1, 0, "trip")  # the focused token
+    matrix.tokens[1] = "trip"
+    screen.after_change(page, screen.summary_text, before)
+    check_screen(page, matrix, "rename the focused token")
+    assert learner.chosen(page, "query") == "x(2) trip"
+
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out")  # any control: the browser sends every widget's value
+    screen.after_change(page, screen.summary_text, before)
+    assert [a for a in screen.alerts(page) if "Focus on token" in a] == []
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings.tokens[1] == "trip" and settings["d_out"] == 3 and settings["query"] == 2
+    assert screen.summary_text(page) == expected.summary(settings)
