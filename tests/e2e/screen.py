@@ -196,12 +196,16 @@ def shown(page) -> dict[str, object]:
 
 
 def markup_from(page, needles: list[str]) -> list[str]:
-    """Elements of a kind user text must never create whose text or attributes contain one of
-    ``needles`` (user text that became markup), described as ``tag: outerHTML``."""
+    """Elements of a kind user text must never create that come from user text: their text
+    contains one of ``needles``, or they point (``href``, ``src``) to another host."""
     return page.evaluate(
         """([sel, needles]) => [...document.querySelectorAll(sel)].filter(e => {
-            const all = e.outerHTML + ' ' + e.textContent;
-            return needles.some(n => all.includes(n));
+            const target = e.getAttribute('href') || e.getAttribute('src');
+            if (target !== null) {
+                const url = new URL(target, location.href);
+                if (url.host !== location.host && url.protocol !== 'data:') return true;
+            }
+            return needles.some(n => (e.textContent || '').includes(n));
         }).map(e => e.tagName + ': ' + e.outerHTML.slice(0, 200))""",
         [MARKUP, needles],
     )
@@ -213,6 +217,19 @@ def markup_count(page, within: str = MAIN) -> dict[str, int]:
         """([within, tags]) => Object.fromEntries(tags.split(', ').map(
             tag => [tag, document.querySelectorAll(within + ' ' + tag).length]))""",
         [within, MARKUP],
+    )
+
+
+def literally(page, texts: list[str], within: str = MAIN) -> dict[str, int]:
+    """How many elements inside ``within`` show exactly each of ``texts`` as their whole text
+    (an SVG label, a code span, a table cell...)."""
+    return page.evaluate(
+        """([within, texts]) => {
+            const shown = [...document.querySelectorAll(within + ' *')].map(e =>
+                (e instanceof SVGElement ? e.textContent : e.innerText || '').trim());
+            return Object.fromEntries(texts.map(t => [t, shown.filter(s => s === t).length]));
+        }""",
+        [within, texts],
     )
 
 
