@@ -21,11 +21,12 @@ def show_matrix_editor(page: Page) -> None:
     frame = editor.to_frame(tokens, rows)
     column_config = {
         editor.TOKEN_COLUMN: st.column_config.TextColumn(
-            "token", max_chars=LABEL_MAX_CHARS, default=editor.NEW_LABEL, required=True
+            "token", default=editor.NEW_LABEL, required=True
         )
     }
-    # No min_value/max_value: the browser would clamp 1e9 to 10 without a word. The server
-    # refuses an out-of-range number with a message naming its cell (ui.editor).
+    # No max_chars, min_value or max_value: the browser would cut a long label to 20
+    # characters and clamp 1e9 to 10 without a word. The server refuses them with a message
+    # naming the cell and the limit (ui.editor), and the last valid matrix stays.
     for name in frame.columns[1:]:
         column_config[name] = st.column_config.NumberColumn(
             name,
@@ -50,5 +51,6 @@ def show_matrix_editor(page: Page) -> None:
         on_click=state.reset_matrix,
     )
     right.caption(
-        f"Up to {MAX_TOKENS} tokens; numbers between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
+        f"Up to {MAX_TOKENS} tokens, labels of up to {LABEL_MAX_CHARS} characters; numbers "
+        f"between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
     )

@@ -90,3 +90,35 @@ def test_a_refused_label_in_a_link_is_named_and_the_others_kept(server, page, la
     assert learner.number_value(page, "seed") == "42"
     settings = expected.settings_of({"seed": "42"})  # the preset's labels, the seed kept
     assert screen.summary_text(page) == expected.summary(settings)
+
+
+def test_hostile_labels_typed_into_the_grid(server, page):
+    requests, dialogs = watch(page, server)
+    screen.open_page(page, server)
+    tokens = ["Your", "journey", "starts", "with", "one", "step"]
+    typed = [LABELS[0], LABELS[1], LABELS[2], LABELS[8]]  # image, link, HTML, :material/...:
+    for row, label in enumerate(typed):
+        before = screen.share_link(page)  # the link carries the labels
+        learner.type_in_cell(page, row, 0, label)
+        tokens[row] = label
+        screen.after_change(page, screen.share_link, before)
+    settings = expected.settings_of(screen.share_link(page))
+    assert list(settings.tokens) == tokens
+    assert screen.summary_text(page) == expected.summary(settings)
+    shown = screen.literally(page, typed)
+    assert [label for label, count in shown.items() if count == 0] == []
+    assert_inert(page, requests, dialogs)
+
+    for label in ("a\u202eb", "L" * 1000):  # a direction override; too long for a label
+        words = REFUSED_LABELS[label]
+        learner.type_in_cell(page, 3, 0, label)
+        found = screen.wait_for(
+            page,
+            screen.alerts,
+            lambda alerts, words=words: any("row 4, token" in a and words in a for a in alerts),
+        )
+        screen.wait_ready(page)
+        assert any("row 4, token" in a and words in a for a in found), (label[:30], found)
+        assert screen.summary_text(page) == expected.summary(settings)
+        assert expected.settings_of(screen.share_link(page)).tokens[3] == typed[3]
+    assert_inert(page, requests, dialogs)
