@@ -6,10 +6,11 @@ the input, after the documented normalisation: one line with whitespace runs col
 cut with an ellipsis past the limit. The text is drawn from every assigned character but
 controls, surrogates and private-use ones, which the app refuses before showing anything
 (attention_core.parsing); format characters (zero-width, bidi) are kept. KaTeX draws the
-ASCII quotes ' and ` as ’ and ‘, a mathematical letter (𝕏, U+1D400–U+1D7FF) as its plain
-letter in that letter's font, an accented i or j as a dotless one with the accent, and
-spaces as spacing: its text is compared in decomposed form, with those substitutions and
-without whitespace.
+ASCII quotes ' and ` as ’ and ‘, the middle dot · as ⋅, a mathematical letter (𝕏, ℝ) as
+its plain letter in that letter's font, an accented i or j as a dotless one with the
+accent, and spaces as spacing: its text is compared in decomposed form, with those
+substitutions and without whitespace. (Every character from U+00A0 to U+2FFF and several
+other blocks was put through KaTeX once: these are all the substitutions it makes.)
 """
 
 from __future__ import annotations
@@ -75,13 +76,20 @@ def without_space(text: str) -> str:
     return "".join(text.split())
 
 
+KATEX_DRAWS = {"'": "’", "`": "‘", "·": "⋅", "ı": "i", "ȷ": "j"}
+MATH_LETTERS = "ℂℍℎℕℙℚℝℤ"  # besides U+1D400–U+1D7FF
+
+
 def as_katex_draws(text: str) -> str:
     """Text as KaTeX's HTML says it, compared in one form (see the module docstring)."""
-    drawn = "".join(
-        unicodedata.normalize("NFKC", ch) if 0x1D400 <= ord(ch) <= 0x1D7FF else ch for ch in text
+    plain = "".join(
+        unicodedata.normalize("NFKC", ch)
+        if 0x1D400 <= ord(ch) <= 0x1D7FF or ch in MATH_LETTERS
+        else ch
+        for ch in text
     )
-    drawn = unicodedata.normalize("NFD", drawn).replace("ı", "i").replace("ȷ", "j")
-    return without_space(drawn.replace("'", "’").replace("`", "‘"))
+    decomposed = unicodedata.normalize("NFD", plain)
+    return without_space("".join(KATEX_DRAWS.get(ch, ch) for ch in decomposed))
 
 
 class Echo:
