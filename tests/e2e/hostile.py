@@ -38,7 +38,7 @@ REFUSED_LABELS = {
 }
 
 ONERROR = "<img src=x onerror=window.__pwned=1>"
-LONG = "<b>x</b>[a](http://x.zz)" * 40  # a 960-character link value
+LONG = "<b>x</b>[a](http://x.zz)" * 42  # a 1008-character link value
 # Bad values of other settings: each is refused and echoed (shortened) in a notice.
 BAD_VALUES = {
     "init": "[click](http://x.zz)",
