@@ -130,3 +130,10 @@ def open_more_settings(page) -> None:
     summary = page.locator(f"{screen.SIDEBAR} summary").filter(has_text="More settings")
     if summary.locator("xpath=..").get_attribute("open") is None:
         summary.click()
+
+
+def go_to(page, title: str) -> None:
+    """Follow a page link of the sidebar's navigation and wait for the page."""
+    heading = page.locator("h1").first.inner_text()
+    page.locator(f"{screen.SIDEBAR} a").filter(has_text=title).first.click()
+    screen.after_change(page, lambda p: p.locator("h1").first.inner_text(), heading)

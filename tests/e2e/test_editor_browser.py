@@ -167,3 +167,33 @@ def test_renaming_a_token_renames_it_in_the_focus_select_box(server, page):
     settings = expected.settings_of(screen.share_link(page))
     assert settings.tokens[1] == "trip" and settings["d_out"] == 3 and settings["query"] == 2
     assert screen.summary_text(page) == expected.summary(settings)
+
+
+def test_an_edit_survives_a_seed_change_and_a_page_switch_until_reset(server, page):
+    screen.open_page(page, expected.link(server, "", preset="random", seed="3"))
+    generated = expected.settings_of({"preset": "random", "seed": "3"})
+    assert screen.summary_text(page) == expected.summary(generated)
+
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 0, 1, "0.77")
+    screen.after_change(page, screen.summary_text, before)
+    before = screen.summary_text(page)
+    learner.type_number(page, "seed", "5")  # new weights; the edited matrix stays
+    screen.after_change(page, screen.summary_text, before)
+    edited = expected.settings_of(page.url)
+    assert edited["seed"] == 5 and edited.rows[0][0] == 0.77
+    assert edited.rows[1:] == generated.rows[1:]
+    assert screen.summary_text(page) == expected.summary(edited)
+
+    learner.go_to(page, "5 · Causal mask")
+    causal = expected.trace_of(edited, mask="causal", mask_strategy="neg_inf", dropout=0.0)
+    assert screen.heatmap(page, "−∞, then softmax") == expected.weight_cells(edited, causal)
+    learner.go_to(page, "Playground")
+    assert screen.summary_text(page) == expected.summary(edited)
+
+    before = screen.summary_text(page)
+    page.get_by_role("button", name="Reset").click()
+    screen.after_change(page, screen.summary_text, before)
+    regenerated = expected.settings_of({"preset": "random", "seed": "5"})
+    assert expected.settings_of(page.url).rows == regenerated.rows
+    assert screen.summary_text(page) == expected.summary(regenerated)
