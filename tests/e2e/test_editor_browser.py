@@ -140,6 +140,8 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
             assert "last valid matrix" in message
             assert screen.summary_text(page) == before == matrix.summary()
             assert screen.heatmap(page, "attention weights") == matrix.weights()
+            linked = expected.settings_of(screen.share_link(page))  # the link gives what is shown
+            assert [list(row) for row in linked.rows] == matrix.rows
 
             learner.type_in_cell(page, row, column, fix)
             matrix.rows[row][column - 1] = float(fix)
