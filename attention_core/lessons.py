@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from attention_core import steps
 from attention_core.config import AttentionConfig
 from attention_core.embeddings import Embeddings
+from attention_core.params import PARAMS
 from attention_core.pipeline import run_attention
 from attention_core.trace import AttentionTrace
 
@@ -163,8 +164,10 @@ def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[Mis
         "hardcoded_dropout": base.replace(dropout=0.5, train=True),
         "multiply_mask": base.replace(mask="causal", mask_strategy="zero_scores"),
         "sum_normalise": base.replace(norm="sum"),
-        "wrong_module": base.replace(init="book" if base.init == "linear" else "linear"),
     }
+    other = _other_module(base, embeddings.d_in)
+    if other is not None:
+        pairs["wrong_module"] = other
     corrected = {"multiply_mask": base.replace(mask="causal")}
     for key, wrong_config in pairs.items():
         wrong = run_attention(embeddings, wrong_config)
@@ -173,6 +176,19 @@ def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[Mis
             MistakeRun(key, wrong.weights_after_dropout, good.weights, wrong.output, good.output)
         )
     return runs
+
+
+def _other_module(config: AttentionConfig, d_in: int) -> AttentionConfig | None:
+    """The same module with the other initialisation, its outputs as wide as ``config``'s.
+
+    Without projections (identity) the outputs are d_in wide, so the module drawn instead
+    gets d_out = d_in; None when d_in is wider than d_out may be (nothing comparable).
+    """
+    if config.init != "identity":
+        return config.replace(init="book" if config.init == "linear" else "linear")
+    if d_in > PARAMS["d_out"].high:
+        return None
+    return config.replace(init="linear", d_out=d_in)
 
 
 @dataclass(frozen=True)

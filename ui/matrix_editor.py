@@ -21,14 +21,15 @@ def show_matrix_editor(page: Page) -> None:
     frame = editor.to_frame(tokens, rows)
     column_config = {
         editor.TOKEN_COLUMN: st.column_config.TextColumn(
-            "token", max_chars=LABEL_MAX_CHARS, default=editor.NEW_LABEL, required=True
+            "token", default=editor.NEW_LABEL, required=True
         )
     }
+    # No max_chars, min_value or max_value: the browser would cut a long label to 20
+    # characters and clamp 1e9 to 10 without a word. The server refuses them with a message
+    # naming the cell and the limit (ui.editor), and the last valid matrix stays.
     for name in frame.columns[1:]:
         column_config[name] = st.column_config.NumberColumn(
             name,
-            min_value=-VALUE_LIMIT,
-            max_value=VALUE_LIMIT,
             step=0.001,
             default=0.0,
             required=True,
@@ -44,10 +45,13 @@ def show_matrix_editor(page: Page) -> None:
     )
     st.button(
         "Reset",
-        help=f"Back to the chosen example's matrix. The grid holds up to {MAX_TOKENS} tokens, "
-        f"with numbers between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}.",
+        help="Back to the chosen example's matrix.",
         key="reset_matrix",
         on_click=state.reset_matrix,
+    )
+    st.caption(
+        f"Up to {MAX_TOKENS} tokens, labels of up to {LABEL_MAX_CHARS} characters; numbers "
+        f"between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
     )
 
 

@@ -65,6 +65,7 @@ def begin(page: str) -> Run:
         _store_matrix_source(settings)
     else:
         settings = session[SETTINGS]
+    labels = settings.tokens
     entered = session.get(LAST_PAGE) != page
     settings, changed_source, refused = _read_widgets(settings, page)
     notices += refused
@@ -78,7 +79,7 @@ def begin(page: str) -> Run:
     session[SETTINGS] = settings
     session[LAST_PAGE] = page
     if not session[FRESH]:  # a session's first run starts its widgets from their value=
-        _prepare_widgets(settings, page, entered)
+        _prepare_widgets(settings, page, entered, relabelled=settings.tokens != labels)
     return Run(settings, notices, editor_error)
 
 
@@ -156,12 +157,20 @@ def _widget_names(page: str) -> tuple[str, ...]:
     return (*SHARED_PARAMS, *(n for n in lesson_params(page) if PARAMS[n].widget))
 
 
-def _prepare_widgets(settings: Settings, page: str, entered: bool) -> None:
-    """Set each widget's key to its settled value (all of them on entering a page)."""
+def _prepare_widgets(
+    settings: Settings, page: str, entered: bool, relabelled: bool = False
+) -> None:
+    """Set each widget's key to its settled value (all of them on entering a page).
+
+    A select box of tokens shows their labels, and the browser sends back the label it shows:
+    after a rename its key is set again, even to the same number, so the browser is told the
+    new label (else it keeps the old one and sends it on the next run, which matches no option).
+    """
     session = st.session_state
     for name in _widget_names(page):
         shown = _to_widget(name, settings[name])
-        if entered or name not in session or session[name] != shown:
+        names_tokens = relabelled and PARAMS[name].tokens == "index"
+        if entered or names_tokens or name not in session or session[name] != shown:
             session[name] = shown
 
 

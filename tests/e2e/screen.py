@@ -1,14 +1,28 @@
-"""What a learner sees, read from the rendered page: numbers, messages, and idleness."""
+"""What a learner sees, read from the rendered page: numbers, messages, links and idleness.
+
+Every selector that reads the page lives here (the learner's gestures are in ``learner.py``),
+so a change of Streamlit's markup is fixed in one place.
+"""
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
+T = TypeVar("T")
 NUMBER = r"-?[0-9]+\.[0-9]+"
+SIDEBAR = '[data-testid="stSidebar"]'
+MAIN = '[data-testid="stMain"]'
+LINK_CODE = f'{SIDEBAR} [data-testid="stCode"]'  # "Link to this view": drawn last on every page
+CHART = '[data-testid="stVegaLiteChart"]'
+ALERT = '[data-testid="stAlert"]'
 # Charts whose SVG is not drawn yet (Vega draws after the element arrives).
 _CHARTS_PENDING_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
   .some(c => !c.querySelector('svg text'))"""
+# Elements that user text must never create (issue 12).
+MARKUP = "a, img, h1, h2, h3, h4, h5, h6, script, iframe, object, embed"
 
 
 def wait_idle(page, timeout: float = 60.0) -> None:
@@ -32,9 +46,53 @@ def wait_idle(page, timeout: float = 60.0) -> None:
     raise TimeoutError("the app did not become idle")
 
 
+def wait_ready(page, timeout: float = 90.0) -> None:
+    """Wait until a whole run has been drawn: the link at the foot of the sidebar (the last
+    thing every page draws), no run in progress, and every Vega chart drawn with its text."""
+    page.wait_for_selector(LINK_CODE, timeout=timeout * 1000)
+    wait_idle(page, timeout)
+    wait_for(page, _charts_drawn, bool, timeout=30)
+
+
+def _charts_drawn(page) -> bool:
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].every(
+            c => c.querySelector('svg text') !== null)""",
+        CHART,
+    )
+
+
+def open_page(page, url: str) -> None:
+    """Go to ``url`` and wait for the whole page."""
+    page.goto(url)
+    wait_ready(page)
+
+
+def wait_for(
+    page, read: Callable[[object], T], done: Callable[[T], bool], timeout: float = 20.0
+) -> T:
+    """Read the page until ``done(value)`` holds (or the time is up); returns the last value.
+
+    The caller asserts on the value: a timeout is a failure of that assertion, never a pass.
+    """
+    deadline = time.monotonic() + timeout
+    value = read(page)
+    while not done(value) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        value = read(page)
+    return value
+
+
+def after_change(page, read: Callable[[object], T], before: T, timeout: float = 20.0) -> T:
+    """Wait until ``read`` gives something other than ``before`` and the run has finished."""
+    wait_for(page, read, lambda value: value != before, timeout)
+    wait_ready(page)
+    return read(page)
+
+
 def summary_text(page) -> str:
     """The focused query's result in words, as the page states it."""
-    return page.locator(".st-key-result_summary").first.inner_text()
+    return page.locator(".st-key-result_summary").first.inner_text().strip()
 
 
 def shown_context_vector(page) -> list[float]:
@@ -53,20 +111,137 @@ def shown_top_weight(page) -> float:
 
 
 def warnings(page) -> list[str]:
-    """Every warning, error and info box on the page."""
-    return page.locator('[data-testid="stAlert"]').all_inner_texts()
+    """Every warning, error, info and success box on the page."""
+    return page.locator(ALERT).all_inner_texts()
+
+
+alerts = warnings
 
 
 def wait_for_change(page, before: list[float], timeout: float = 20.0) -> list[float]:
     """Wait until the context vector differs from ``before``; returns it (or the old one)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        wait_idle(page)
-        current = shown_context_vector(page)
-        if current != before:
-            return current
-        time.sleep(0.2)
-    return shown_context_vector(page)
+    return after_change(page, shown_context_vector, before, timeout)
+
+
+def share_link(page) -> str:
+    """The text of "Link to this view" at the foot of the sidebar."""
+    return "".join(page.locator(LINK_CODE).last.inner_text().split())
+
+
+def chart_titles(page) -> list[str]:
+    """The title of every Vega-Lite chart, in page order."""
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].map(c => {
+            const t = c.querySelector('.role-title-text text'); return t ? t.textContent : ''})""",
+        CHART,
+    )
+
+
+def heatmap(page, title: str, prefix: bool = False) -> dict[str, str]:
+    """The printed cells of the heatmap titled ``title``: ``"row, column" -> text``.
+
+    Each cell's text mark carries its description ("journey, Your: 0.1500") as aria-label.
+    """
+    cells = page.evaluate(
+        """([sel, title, prefix]) => {
+            for (const chart of document.querySelectorAll(sel)) {
+                const t = chart.querySelector('.role-title-text text');
+                const name = t ? t.textContent : '';
+                if (prefix ? !name.startsWith(title) : name !== title) continue;
+                return [...chart.querySelectorAll('.role-mark text[aria-label]')]
+                    .map(e => e.getAttribute('aria-label'));
+            }
+            return null;
+        }""",
+        [CHART, title, prefix],
+    )
+    assert cells is not None, f"no chart titled {title!r} among {chart_titles(page)}"
+    return dict(cell.rsplit(": ", 1) for cell in cells)
+
+
+def cell_texts(page) -> list[str]:
+    """The printed text of every heatmap cell on the page (axes, titles and legends left out)."""
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel + ' .role-mark text[aria-label]')]
+            .map(e => e.textContent)""",
+        CHART,
+    )
+
+
+def tables(page) -> list[str]:
+    """The text of every Markdown table in the main area."""
+    return page.locator(f"{MAIN} [data-testid='stMarkdown'] table").all_inner_texts()
+
+
+def metrics(page) -> list[str]:
+    """The values of every st.metric."""
+    return page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+
+
+def main_text(page) -> str:
+    """Everything the main area says, as text."""
+    return page.locator(MAIN).inner_text()
+
+
+def shown(page) -> dict[str, object]:
+    """What a page shows that a link must reproduce: every chart's printed text, the tables,
+    the metrics, the alerts and the focused query's summary (the sidebar's link excluded)."""
+    texts = page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].map(
+            c => [...c.querySelectorAll('svg text')].map(t => t.textContent))""",
+        CHART,
+    )
+    summary = page.locator(".st-key-result_summary")
+    return {
+        "charts": texts,
+        "tables": tables(page),
+        "metrics": metrics(page),
+        "alerts": page.locator(f"{MAIN} {ALERT}").all_inner_texts(),
+        "summary": summary.first.inner_text() if summary.count() else "",
+    }
+
+
+def markup_from(page, needles: list[str]) -> list[str]:
+    """Elements of a kind user text must never create that come from user text: their text
+    contains one of ``needles``, or they point (``href``, ``src``) to another host."""
+    return page.evaluate(
+        """([sel, needles]) => [...document.querySelectorAll(sel)].filter(e => {
+            const target = e.getAttribute('href') || e.getAttribute('src');
+            if (target !== null) {
+                const url = new URL(target, location.href);
+                if (url.host !== location.host && url.protocol !== 'data:') return true;
+            }
+            return needles.some(n => (e.textContent || '').includes(n));
+        }).map(e => e.tagName + ': ' + e.outerHTML.slice(0, 200))""",
+        [MARKUP, needles],
+    )
+
+
+def markup_count(page, within: str = MAIN) -> dict[str, int]:
+    """How many links, images, headings and scripts are inside ``within`` and its alerts."""
+    return page.evaluate(
+        """([within, tags]) => Object.fromEntries(tags.split(', ').map(
+            tag => [tag, document.querySelectorAll(within + ' ' + tag).length]))""",
+        [within, MARKUP],
+    )
+
+
+def literally(page, texts: list[str], within: str = MAIN) -> dict[str, int]:
+    """How many elements inside ``within`` show exactly each of ``texts`` as their whole text
+    (an SVG label, a code span, a table cell...)."""
+    return page.evaluate(
+        """([within, texts]) => {
+            const shown = [...document.querySelectorAll(within + ' *')].map(e =>
+                (e instanceof SVGElement ? e.textContent : e.innerText || '').trim());
+            return Object.fromEntries(texts.map(t => [t, shown.filter(s => s === t).length]));
+        }""",
+        [within, texts],
+    )
+
+
+def exceptions(page) -> list[str]:
+    """Streamlit's exception boxes (a traceback shown to the learner)."""
+    return page.locator('[data-testid="stException"]').all_inner_texts()
 
 
 def _slider(page, label: str):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -13,9 +14,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_server(
-    script: str = "streamlit_app.py", extra: tuple[str, ...] = (), timeout: float = 60.0
+    script: str = "streamlit_app.py",
+    extra: tuple[str, ...] = (),
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
 ) -> tuple[subprocess.Popen, str]:
-    """Launch ``streamlit run script`` from the repository root; returns the process and URL."""
+    """Launch ``streamlit run script`` from the repository root; returns the process and URL.
+
+    ``env`` adds environment variables (the repository root is always importable).
+    """
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -37,6 +44,7 @@ def start_server(
             *extra,
         ],
         cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -1,0 +1,88 @@
+"""What the screen must show, computed by ``attention_core`` from the same settings.
+
+The settings come from a link exactly as the app reads one (``read_params``), so a test
+never hard-codes a number it cannot justify: it opens a link, reads the screen and compares
+with the core run on that link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import torch
+
+from attention_core import AttentionTrace, run_attention
+from attention_core.embeddings import display_labels
+from attention_core.formatting import format_number
+from attention_core.parsing import format_matrix
+from attention_core.settings import Settings, read_params
+
+
+def settings_of(url_or_query: str | Mapping[str, str]) -> Settings:
+    """The settings a link (a URL, or its parameters) gives, read as the app reads them."""
+    if isinstance(url_or_query, Mapping):
+        raw = {key: [value] for key, value in url_or_query.items()}
+    else:
+        query = urlsplit(url_or_query).query if "://" in url_or_query else url_or_query
+        raw = parse_qs(query, keep_blank_values=True)
+    settings, _ = read_params(raw)
+    return settings
+
+
+def link(base: str, path: str = "", **params: str) -> str:
+    """``base/path?params`` with every value percent-encoded."""
+    query = urlencode(params)
+    return f"{base}/{path}" + (f"?{query}" if query else "")
+
+
+def matrix_params(tokens: Sequence[str], rows: Sequence[Sequence[float]]) -> dict[str, str]:
+    """The link parameters of a matrix and its labels."""
+    return {"x": format_matrix(tuple(tuple(r) for r in rows)), "tokens": ",".join(tokens)}
+
+
+def trace_of(settings: Settings, **changes: object) -> AttentionTrace:
+    """The core run on these settings, with some config values changed as a page does."""
+    return run_attention(settings.embeddings(), settings.config().replace(**changes))
+
+
+def summary(settings: Settings, trace: AttentionTrace | None = None, head: int = 0) -> str:
+    """The Playground's sentence about the focused query, from the core's numbers."""
+    trace = trace or trace_of(settings)
+    decimals = int(settings["decimals"])
+    labels = display_labels(trace.tokens)
+    query = settings.query_index
+    weights = trace.weights_after_dropout[head, query].tolist()
+    best = max(range(len(weights)), key=lambda j: weights[j])
+    vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
+    return (
+        f"{labels[query]} attends most to {labels[best]} "
+        f"({format_number(weights[best], decimals)}); context vector {vector}."
+    )
+
+
+def cells(
+    matrix: torch.Tensor,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    decimals: int,
+    dropped: torch.Tensor | None = None,
+) -> dict[str, str]:
+    """A heatmap's printed cells, ``"row, column" -> text``, as ``screen.heatmap`` reads them."""
+    shown = {}
+    for i, row in enumerate(rows):
+        for j, column in enumerate(columns):
+            if dropped is not None and bool(dropped[i, j]):
+                shown[f"{row}, {column}"] = "✕"
+            else:
+                shown[f"{row}, {column}"] = format_number(float(matrix[i, j]), decimals)
+    return shown
+
+
+def weight_cells(settings: Settings, trace: AttentionTrace, head: int = 0) -> dict[str, str]:
+    """The printed cells of a weights heatmap (after dropout; ✕ where a weight was dropped)."""
+    labels = display_labels(trace.tokens)
+    dropped = trace.dropped[head] if trace.config.dropout_active else None
+    return cells(
+        trace.weights_after_dropout[head], labels, labels, int(settings["decimals"]), dropped
+    )

@@ -1,0 +1,139 @@
+"""A learner's gestures in Chromium: the grid, the sidebar's controls, the clipboard.
+
+The embedding grid is a canvas (Glide Data Grid): a cell is reached by clicking the first
+data cell and moving with the arrow keys; Enter opens the cell's editor, an ``<input>`` in
+``#portal``; typing there, then Enter, sends the edit. Typing into the canvas without Enter
+loses characters, so every edit goes through the editor.
+"""
+
+from __future__ import annotations
+
+import time
+
+from tests.e2e import screen
+
+GRID = '[data-testid="stDataFrame"]'
+HEADER_HEIGHT = 35  # the grid's header row, and each data row, in pixels
+CELL_EDITOR = "#portal input, #portal textarea"
+
+
+def grid(page):
+    """The first data grid on the page (the Playground's embedding matrix)."""
+    return page.locator(GRID).first
+
+
+def focus_cell(page, row: int, column: int) -> None:
+    """Select a cell: ``row`` from 0, ``column`` 0 for the token label, 1 for d1, ..."""
+    table = grid(page)
+    table.scroll_into_view_if_needed()
+    box = table.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + HEADER_HEIGHT + 17)
+    time.sleep(0.3)  # the grid takes the focus on the next frame
+    for _ in range(row):
+        page.keyboard.press("ArrowDown")
+    for _ in range(column):
+        page.keyboard.press("ArrowRight")
+
+
+def type_in_cell(page, row: int, column: int, text: str) -> None:
+    """Open a cell's editor, type ``text`` and send it with Enter."""
+    for _ in range(3):
+        focus_cell(page, row, column)
+        page.keyboard.press("Enter")
+        editor = page.locator(CELL_EDITOR).first
+        try:
+            editor.wait_for(state="visible", timeout=5_000)
+        except Exception:  # the grid missed the gesture (e.g. right after a rerun): again
+            page.keyboard.press("Escape")
+            continue
+        editor.fill(text)
+        editor.press("Enter")
+        return
+    raise AssertionError(f"the grid did not open cell ({row}, {column}) for editing")
+
+
+def paste_into_cell(page, row: int, column: int, text: str) -> None:
+    """Paste ``text`` (tab-separated columns, newline-separated rows) at a cell, as Ctrl+V
+    does. The page's context needs the clipboard permissions."""
+    focus_cell(page, row, column)
+    page.evaluate("text => navigator.clipboard.writeText(text)", text)
+    page.keyboard.press("Control+v")
+
+
+def add_row(page) -> None:
+    """The grid's toolbar button "Add row" (a token labelled "new" with zeros)."""
+    grid(page).hover()
+    page.get_by_role("button", name="Add row").click()
+
+
+def delete_row(page, row: int) -> None:
+    """Tick the row's marker (left of the label), then press Delete."""
+    table = grid(page)
+    table.scroll_into_view_if_needed()
+    box = table.bounding_box()
+    page.mouse.click(box["x"] + 15, box["y"] + HEADER_HEIGHT * (row + 1) + 17)
+    time.sleep(0.3)
+    page.keyboard.press("Delete")
+
+
+def press_slider(page, key: str, keys: str = "ArrowRight") -> None:
+    """Move the slider of setting ``key`` with the keyboard."""
+    slider = page.locator(f'.st-key-{key} input[type="range"]')
+    slider.focus()
+    page.keyboard.press(keys)
+
+
+def slider_value(page, key: str) -> str:
+    """The value a slider holds."""
+    return page.locator(f'.st-key-{key} input[type="range"]').input_value()
+
+
+def type_number(page, key: str, text: str) -> None:
+    """Type into the number input of setting ``key`` and confirm with Enter."""
+    field = page.locator(f".st-key-{key} input")
+    field.fill(text)
+    field.press("Enter")
+
+
+def number_value(page, key: str) -> str:
+    """The text a number input holds."""
+    return page.locator(f".st-key-{key} input").input_value()
+
+
+def choose(page, key: str, option: str) -> None:
+    """Pick ``option`` (its text as shown) in the select box of setting ``key``."""
+    box = page.locator(f'.st-key-{key} input[role="combobox"]')
+    for _ in range(3):
+        box.click()
+        if box.get_attribute("aria-expanded") != "true":
+            page.keyboard.press("ArrowDown")  # a click right after a closed popup only focuses
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=3_000)
+            return
+        except Exception:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"no option {option!r} in the select box {key!r}")
+
+
+def chosen(page, key: str) -> str:
+    """The option a select box shows."""
+    return page.locator(f'.st-key-{key} input[role="combobox"]').input_value()
+
+
+def click_radio(page, key: str, option: str) -> None:
+    """Pick ``option`` among the radio buttons of setting ``key``."""
+    page.locator(f".st-key-{key}").get_by_text(option, exact=True).click()
+
+
+def open_more_settings(page) -> None:
+    """Open the sidebar's "More settings" expander (decimals, normalisation, ...)."""
+    summary = page.locator(f"{screen.SIDEBAR} summary").filter(has_text="More settings")
+    if summary.locator("xpath=..").get_attribute("open") is None:
+        summary.click()
+
+
+def go_to(page, title: str) -> None:
+    """Follow a page link of the sidebar's navigation and wait for the page."""
+    heading = page.locator("h1").first.inner_text()
+    page.locator(f"{screen.SIDEBAR} a").filter(has_text=title).first.click()
+    screen.after_change(page, lambda p: p.locator("h1").first.inner_text(), heading)

@@ -1,0 +1,72 @@
+"""Links that used to break pages (issue 11) open a working page in Chromium.
+
+Padding larger than the number of tokens, the row-sum normalisation, duplicate labels and
+labels equal to the app's internal names (``query``, ``key``, ``token``), the identity
+initialisation on the Common-mistakes page and a single token on the Causal-mask page: no
+exception box, no nan, inf or traceback anywhere on the page, and the link's other values
+kept on screen.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_core.embeddings import display_labels
+from attention_core.lessons import common_mistakes
+from tests.e2e import expected, learner, screen
+from tests.e2e.pages import BROKEN_NUMBERS, PATHS, url
+
+pytestmark = pytest.mark.e2e
+
+HAZARDS = "mask=padding&padding=9&norm=sum&tokens=query,key,token,key,a,a&seed=77&d_out=3"
+
+
+def assert_working(page) -> str:
+    """No exception box and no broken number anywhere on the page; returns the page's text."""
+    assert screen.exceptions(page) == []
+    text = page.locator("body").inner_text()
+    assert BROKEN_NUMBERS.findall(text) == []
+    return text
+
+
+@pytest.mark.parametrize("path", PATHS.values(), ids=PATHS.keys())
+def test_a_link_with_every_old_hazard_opens_a_working_page(server, page, path):
+    screen.open_page(page, url(server, path, HAZARDS))
+    assert_working(page)
+    assert learner.number_value(page, "seed") == "77"
+    assert learner.slider_value(page, "d_out") == "3"
+    assert learner.chosen(page, "mask") == "padding at the end"
+    padding = [a for a in screen.alerts(page) if "padding tokens at the end" in a]
+    assert padding and "Using 6" in padding[0], screen.alerts(page)
+
+
+def test_the_playground_under_the_hazards_shows_the_core_numbers(server, page):
+    screen.open_page(page, url(server, "", HAZARDS))
+    settings = expected.settings_of(HAZARDS)
+    assert settings["padding"] == 6 and settings.tokens[0] == "query"
+    assert screen.summary_text(page) == expected.summary(settings)
+    assert "key·2" in screen.summary_text(page)  # duplicates told apart by position
+
+
+def test_identity_weights_on_common_mistakes(server, page):
+    query = "init=identity&seed=5&mask=causal&query=3"
+    screen.open_page(page, url(server, "Common_mistakes", query))
+    assert_working(page)
+    assert learner.chosen(page, "init") == "none: queries = keys = values = x"
+    settings = expected.settings_of(query)
+    first = common_mistakes(settings.embeddings(), settings.config())[0]
+    labels = display_labels(settings.tokens)
+    assert screen.heatmap(page, "correct") == expected.cells(
+        first.right_weights[0], labels, labels, settings["decimals"]
+    )
+
+
+def test_a_single_token_on_the_causal_mask_page(server, page):
+    query = "x=0.5,0.2,0.1&tokens=a&seed=9"
+    screen.open_page(page, url(server, "Causal_mask", query))
+    assert_working(page)
+    assert learner.number_value(page, "seed") == "9"
+    settings = expected.settings_of(query)
+    trace = expected.trace_of(settings, mask="causal", mask_strategy="neg_inf", dropout=0.0)
+    shown = screen.heatmap(page, "−∞, then softmax")
+    assert shown == expected.weight_cells(settings, trace) == {"a, a": "1.0000"}

@@ -1,0 +1,201 @@
+"""The embedding grid in Chromium: consecutive edits all count, refused input keeps the numbers.
+
+Each step is a learner's gesture; what the page then says is compared with ``attention_core``
+run on the matrix the learner has typed so far (kept by the test, independently of the app).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e import expected, learner, screen
+
+pytestmark = pytest.mark.e2e
+
+BOOK_TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
+BOOK_ROWS = [  # the book's inputs (chapter 3): the `journey` preset
+    [0.43, 0.15, 0.89],
+    [0.55, 0.87, 0.66],
+    [0.57, 0.85, 0.64],
+    [0.22, 0.58, 0.33],
+    [0.77, 0.25, 0.10],
+    [0.05, 0.80, 0.55],
+]
+BOOK_SUMMARY = "journey attends most to journey (0.2264); context vector 0.3061, 0.8210."
+
+
+class Matrix:
+    """The matrix as the learner has typed it so far, and what the core says about it."""
+
+    def __init__(self) -> None:
+        self.tokens = list(BOOK_TOKENS)
+        self.rows = [list(row) for row in BOOK_ROWS]
+
+    def settings(self):
+        return expected.settings_of(expected.matrix_params(self.tokens, self.rows))
+
+    def summary(self) -> str:
+        return expected.summary(self.settings())
+
+    def weights(self) -> dict[str, str]:
+        settings = self.settings()
+        return expected.weight_cells(settings, expected.trace_of(settings))
+
+
+def check_screen(page, matrix: Matrix, step: str) -> None:
+    """The sentence and the weights heatmap equal the core's on the learner's matrix."""
+    assert screen.summary_text(page) == matrix.summary(), step
+    assert screen.heatmap(page, "attention weights") == matrix.weights(), step
+
+
+def test_consecutive_edits_of_every_kind_all_count(server, page, browser):
+    screen.open_page(page, server)
+    matrix = Matrix()
+    assert screen.summary_text(page) == BOOK_SUMMARY
+
+    def step(name: str, gesture, change) -> None:
+        before = screen.summary_text(page)
+        gesture()
+        change()
+        screen.after_change(page, screen.summary_text, before)
+        check_screen(page, matrix, name)
+
+    def set_cell(row: int, column: int, text: str):
+        def change() -> None:
+            if column == 0:
+                matrix.tokens[row] = text
+            else:
+                matrix.rows[row][column - 1] = float(text)
+
+        return lambda: learner.type_in_cell(page, row, column, text), change
+
+    step("d1 of Your", *set_cell(0, 1, "0.9"))
+    step("d2 of starts", *set_cell(2, 2, "-0.4"))
+    step("rename journey", *set_cell(1, 0, "trip"))
+    step(
+        "add a row with +",
+        lambda: learner.add_row(page),
+        lambda: (matrix.tokens.append("new"), matrix.rows.append([0.0, 0.0, 0.0])),
+    )
+    step("d3 of the new row", *set_cell(6, 3, "1.5"))
+    step(
+        "delete with",
+        lambda: learner.delete_row(page, 3),
+        lambda: (matrix.tokens.pop(3), matrix.rows.pop(3)),
+    )
+    step("d1 of step", *set_cell(4, 1, "-2"))
+    step(
+        "type a label in the empty last row",
+        lambda: learner.type_in_cell(page, 6, 0, "extra"),
+        lambda: (matrix.tokens.append("extra"), matrix.rows.append([0.0, 0.0, 0.0])),
+    )
+    assert len(matrix.tokens) == 7  # 6 - 1 + 2: every edit was kept
+
+    linked = expected.settings_of(page.url)
+    assert "x=" in page.url and "tokens=" in page.url
+    assert list(linked.tokens) == matrix.tokens
+    assert [list(row) for row in linked.rows] == matrix.rows
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, page.url)
+        check_screen(other, matrix, "the URL reloaded in a fresh context")
+    finally:
+        fresh.close()
+
+
+def _wait_for_alert(page, text: str) -> list[str]:
+    found = screen.wait_for(page, screen.alerts, lambda shown: any(text in a for a in shown))
+    screen.wait_ready(page)
+    return found
+
+
+def _matrix_alerts(page) -> list[str]:
+    return [a for a in screen.alerts(page) if "Matrix:" in a]
+
+
+def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, browser):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 720}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    page = context.new_page()
+    try:
+        screen.open_page(page, server)
+        matrix = Matrix()
+        cases = [  # (row, column, gesture, message, the fix typed afterwards)
+            (1, 2, "type", "1000000000", "row 2, column d2", "0.5"),
+            (2, 1, "paste", "123456789012", "row 3, column d1", "0.25"),
+            (3, 3, "type", "-250.5", "row 4, column d3", "-0.75"),
+        ]
+        for row, column, how, text, where, fix in cases:
+            before = screen.summary_text(page)
+            if how == "paste":
+                learner.paste_into_cell(page, row, column, text)
+            else:
+                learner.type_in_cell(page, row, column, text)
+            shown = _wait_for_alert(page, where)
+            assert any(where in a for a in shown), (how, text, shown)
+            message = next(a for a in shown if where in a)
+            assert "between -10 and 10" in message
+            assert "last valid matrix" in message
+            assert screen.summary_text(page) == before == matrix.summary()
+            assert screen.heatmap(page, "attention weights") == matrix.weights()
+            linked = expected.settings_of(screen.share_link(page))  # the link gives what is shown
+            assert [list(row) for row in linked.rows] == matrix.rows
+
+            learner.type_in_cell(page, row, column, fix)
+            matrix.rows[row][column - 1] = float(fix)
+            screen.after_change(page, screen.summary_text, before)
+            check_screen(page, matrix, f"{where} fixed")
+            assert _matrix_alerts(page) == []
+    finally:
+        context.close()
+
+
+def test_renaming_a_token_renames_it_in_the_focus_select_box(server, page):
+    screen.open_page(page, server)
+    matrix = Matrix()
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 1, 0, "trip")  # the focused token
+    matrix.tokens[1] = "trip"
+    screen.after_change(page, screen.summary_text, before)
+    check_screen(page, matrix, "rename the focused token")
+    assert learner.chosen(page, "query") == "x(2) trip"
+
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out")  # any control: the browser sends every widget's value
+    screen.after_change(page, screen.summary_text, before)
+    assert [a for a in screen.alerts(page) if "Focus on token" in a] == []
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings.tokens[1] == "trip" and settings["d_out"] == 3 and settings["query"] == 2
+    assert screen.summary_text(page) == expected.summary(settings)
+
+
+def test_an_edit_survives_a_seed_change_and_a_page_switch_until_reset(server, page):
+    screen.open_page(page, expected.link(server, "", preset="random", seed="3"))
+    generated = expected.settings_of({"preset": "random", "seed": "3"})
+    assert screen.summary_text(page) == expected.summary(generated)
+
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 0, 1, "0.77")
+    screen.after_change(page, screen.summary_text, before)
+    before = screen.summary_text(page)
+    learner.type_number(page, "seed", "5")  # new weights; the edited matrix stays
+    screen.after_change(page, screen.summary_text, before)
+    edited = expected.settings_of(page.url)
+    assert edited["seed"] == 5 and edited.rows[0][0] == 0.77
+    assert edited.rows[1:] == generated.rows[1:]
+    assert screen.summary_text(page) == expected.summary(edited)
+
+    learner.go_to(page, "5 · Causal mask")
+    causal = expected.trace_of(edited, mask="causal", mask_strategy="neg_inf", dropout=0.0)
+    assert screen.heatmap(page, "−∞, then softmax") == expected.weight_cells(edited, causal)
+    learner.go_to(page, "Playground")
+    assert screen.summary_text(page) == expected.summary(edited)
+
+    before = screen.summary_text(page)
+    page.get_by_role("button", name="Reset").click()
+    screen.after_change(page, screen.summary_text, before)
+    regenerated = expected.settings_of({"preset": "random", "seed": "5"})
+    assert expected.settings_of(page.url).rows == regenerated.rows
+    assert screen.summary_text(page) == expected.summary(regenerated)

@@ -1,0 +1,224 @@
+"""Links in Chromium: what "Link to this view" gives reproduces the view, on every page.
+
+A learner opens a page through a link that is not the default, changes one control (and on
+the Playground edits a cell), copies the link at the foot of the sidebar and opens it in a
+fresh browser context: the page shows the same. Where the page prints a number the core can
+give, it is also compared with ``attention_core`` run on the settings the copied link holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from attention_core.embeddings import display_labels
+from attention_core.lessons import common_mistakes, similarity
+from tests.e2e import expected, learner, screen
+from tests.e2e.pages import decimals_of, url
+
+pytestmark = pytest.mark.e2e
+
+
+def test_slider_then_edit_then_copied_link_in_a_fresh_context(server, page, browser):
+    screen.open_page(page, url(server, "", "seed=7&query=3&mask=causal"))
+    assert screen.summary_text(page) == expected.summary(expected.settings_of(page.url))
+
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out")  # 2 -> 3, from the keyboard
+    screen.after_change(page, screen.summary_text, before)
+    assert learner.slider_value(page, "d_out") == "3"
+    assert len(screen.shown_context_vector(page)) == 3
+    settings = expected.settings_of(page.url)
+    assert settings["d_out"] == 3 and settings["seed"] == 7 and settings["mask"] == "causal"
+    assert screen.summary_text(page) == expected.summary(settings)
+
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 2, 2, "-1.25")  # d2 of "starts", the focused token
+    screen.after_change(page, screen.summary_text, before)
+    copied = screen.share_link(page)
+    settings = expected.settings_of(copied)
+    assert settings["d_out"] == 3 and settings.rows[2][1] == -1.25
+    assert screen.summary_text(page) == expected.summary(settings)
+    weights = screen.heatmap(page, "attention weights")
+    assert weights == expected.weight_cells(settings, expected.trace_of(settings))
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, copied)
+        assert screen.summary_text(other) == expected.summary(settings)
+        assert screen.heatmap(other, "attention weights") == weights
+        assert screen.share_link(other) == copied
+    finally:
+        fresh.close()
+
+
+@dataclass(frozen=True)
+class Trip:
+    """One page's round trip: the link it is opened with, one control changed, and a check of
+    what it prints against the core (given the page and the settings of the copied link)."""
+
+    path: str
+    query: str
+    change: Callable
+    changed: str  # a parameter the copied link must hold after the change
+    check: Callable
+
+
+def _more(key: str, option: str) -> Callable:
+    def gesture(page) -> None:
+        learner.open_more_settings(page)
+        learner.choose(page, key, option)
+
+    return gesture
+
+
+def _summary(page, settings) -> None:
+    assert screen.summary_text(page) == expected.summary(settings)
+
+
+def _weights(title: str, prefix: bool = False, head: int = 0, **changes) -> Callable:
+    def check(page, settings) -> None:
+        trace = expected.trace_of(settings, **changes)
+        shown = screen.heatmap(page, title, prefix=prefix)
+        assert shown == expected.weight_cells(settings, trace, head)
+
+    return check
+
+
+def _dot_products(page, settings) -> None:
+    labels = display_labels(settings.tokens)
+    dot = similarity(settings.embeddings()).dot
+    shown = screen.heatmap(page, "dot products x·x")
+    assert shown == expected.cells(dot, labels, labels, settings["decimals"])
+
+
+def _correct_version(page, settings) -> None:
+    first = common_mistakes(settings.embeddings(), settings.config())[0]
+    labels = display_labels(settings.tokens)
+    shown = screen.heatmap(page, "correct")
+    assert shown == expected.cells(first.right_weights[0], labels, labels, settings["decimals"])
+
+
+def _printed_with(decimals: int) -> Callable:
+    def check(page, settings) -> None:
+        texts = screen.tables(page) + screen.cell_texts(page)
+        assert settings["decimals"] == decimals
+        assert decimals_of(texts) == {decimals}
+        assert "✗" not in "".join(screen.tables(page))  # seed 001's numbers still match
+
+    return check
+
+
+SIMPLIFIED = {  # what page 2 sets itself: attention without trainable weights
+    "init": "identity",
+    "scaling": "none",
+    "norm": "softmax",
+    "mask": "none",
+    "dropout": 0.0,
+    "heads": 1,
+    "heads_layout": "split",
+}
+TRIPS = [
+    Trip(
+        "",
+        "seed=5&d_out=4&query=4",
+        lambda p: learner.choose(p, "mask", "causal: no looking ahead"),
+        "mask=causal",
+        _summary,
+    ),
+    Trip(
+        "Embeddings",
+        "x=0.1,0.2,0.3;0.4,-0.5,0.6;0.9,0.1,-0.2&tokens=a,b,c&query=1",
+        _more("decimals", "2"),
+        "decimals=2",
+        _dot_products,
+    ),
+    Trip(
+        "Simplified_attention",
+        "query=3&seed=5",
+        lambda p: learner.choose(p, "query", "x(4) with"),
+        "query=4",
+        _weights("attention weights", **SIMPLIFIED),
+    ),
+    Trip(
+        "Trainable_weights",
+        "d_out=3&seed=7&mask=causal",
+        lambda p: learner.type_number(p, "seed", "8"),
+        "seed=8",
+        _summary,
+    ),
+    Trip(
+        "Scaling",
+        "d_out=3&seed=11",
+        lambda p: learner.press_slider(p, "d_out"),
+        "d_out=4",
+        _weights("÷ √d_k", prefix=True, scaling="sqrt_d", dropout=0.0),
+    ),
+    Trip(
+        "Causal_mask",
+        "d_out=4&seed=3&query=4",
+        lambda p: learner.click_radio(p, "scaling", "none"),
+        "scaling=none",
+        _weights("−∞, then softmax", mask="causal", mask_strategy="neg_inf", dropout=0.0),
+    ),
+    Trip(
+        "Dropout",
+        "dropout=0.2&dropout_seed=5",
+        lambda p: learner.press_slider(p, "dropout"),
+        "dropout=0.25",
+        _weights("training, p = 0.25", prefix=True, train=True),
+    ),
+    Trip(
+        "Multi-head_attention",
+        "heads=2&d_out=4&seed=9",
+        lambda p: learner.choose(p, "mask", "causal: no looking ahead"),
+        "mask=causal",
+        _weights("head 2", head=1, dropout=0.0),
+    ),
+    Trip(
+        "Common_mistakes",
+        "seed=21&d_out=3",
+        lambda p: learner.type_number(p, "seed", "22"),
+        "seed=22",
+        _correct_version,
+    ),
+    Trip(
+        "Word_vectors",
+        "sentence=the+ship+sailed+to+the+island&word=island&decimals=3",
+        _more("decimals", "2"),
+        "decimals=2",
+        _printed_with(2),
+    ),
+    Trip(
+        "Real_sentences",
+        "text=amazon&layer=2&model_head=3",
+        _more("decimals", "3"),
+        "decimals=3",
+        _printed_with(3),
+    ),
+]
+
+
+@pytest.mark.parametrize("trip", TRIPS, ids=[t.path or "Playground" for t in TRIPS])
+def test_a_changed_view_survives_its_copied_link(server, page, browser, trip):
+    screen.open_page(page, url(server, trip.path, trip.query))
+    opened = screen.shown(page)
+    trip.change(page)
+    now = screen.after_change(page, screen.shown, opened)
+    assert now != opened, "the control changed nothing on the page"
+    copied = screen.share_link(page)
+    assert trip.changed in copied
+    settings = expected.settings_of(copied)
+    trip.check(page, settings)
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, copied)
+        assert screen.shown(other) == now
+        trip.check(other, settings)
+    finally:
+        fresh.close()
