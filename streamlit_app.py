@@ -37,7 +37,8 @@ else:
         show_matrix_editor(page)
     show_glove_import(page)
 with st.container(key="result_summary"):
-    st.markdown(f"**Token {page.query + 1}:** " + views.summary(page, trace, head))
+    st.markdown(views.summary(page, trace, head))
+
 
 # Only the open panel is built and sent: a change reruns what the learner is looking at.
 steps, scores, qkv, checks, code = controls.tabs("panel", page.settings)

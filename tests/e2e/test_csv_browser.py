@@ -18,7 +18,7 @@ def test_the_inputs_csv_round_trips_through_pandas(server, page):
     screen.open_page(page, expected.link(server, "", tokens=",".join(LABELS), seed="7"))
     settings = expected.settings_of({"tokens": ",".join(LABELS), "seed": "7"})
     assert list(settings.tokens) == LABELS  # the link's labels were accepted
-    page.locator(".st-key-export_open summary").click()
+    page.get_by_role("tab", name="Reproduce in PyTorch").click()  # the Playground's panel
     button = page.get_by_role("button", name="Download inputs.csv")
     button.wait_for(timeout=60_000)
     with page.expect_download() as download:
