@@ -56,14 +56,14 @@ views.show_header(
 )
 for index, run in enumerate(runs):
     title, explanation = MISTAKES[run.key]
+    # The label is part of an expander's identity: it stays the same when the numbers change,
+    # so an open mistake stays open while the learner moves a control.
     with st.expander(
-        f"{index + 1}. {title}: the outputs differ by up to {page.number(run.max_diff)}",
-        expanded=index == 0,
-        key=f"mistake_{run.key}",
-        on_change="rerun",
+        f"{index + 1}. {title}", expanded=index == 0, key=f"mistake_{run.key}", on_change="rerun"
     ) as section:
         if not section.open:
             continue
+        st.markdown(f"The outputs differ by up to **{page.number(run.max_diff)}**.")
         if not page.present:
             st.markdown(explanation)
         views.show_side_by_side(

@@ -39,19 +39,21 @@ def widget(name: str, settings: Settings, count: int | None = None, **extra: Any
 
 
 def tabs(name: str, settings: Settings) -> Sequence[Any]:
-    """The tabs of a parameter whose choices are panels; only the open one is built."""
+    """The tabs of a parameter whose choices are panels; only the open one is built.
+
+    ``default`` is part of the tabs' identity in Streamlit, so it is always the table's
+    default: a different one in some run would make another widget and lose the next click.
+    The link's panel reaches a session's first run through the key instead.
+    """
     param = PARAMS[name]
-    start = {}
     if state.is_fresh() and not state.has_state(name):
-        start = {"default": param.choice_label(settings[name])}
-    drawn = st.tabs(list(param.choice_labels), key=name, on_change="rerun", **start)
-    if state.is_fresh():
-        open_ones = [
-            label for label, tab in zip(param.choice_labels, drawn, strict=True) if tab.open
-        ]
-        if open_ones:
-            state.adopt(name, open_ones[0])
-    return drawn
+        state.set_value(name, settings[name])
+    return st.tabs(
+        list(param.choice_labels),
+        key=name,
+        on_change="rerun",
+        default=param.choice_label(param.default),
+    )
 
 
 def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any]) -> Any:
