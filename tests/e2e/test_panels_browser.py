@@ -1,0 +1,46 @@
+"""What a learner opened stays open while the numbers change, in Chromium.
+
+A tab, an expander or any widget whose identity changes between runs (Streamlit derives it
+from some of its arguments) comes back closed, and the click after that is lost.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e import screen
+from tests.e2e.screen import step_slider, wait_for_change, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+def test_an_open_tab_stays_open_after_a_change_and_the_next_click_counts(server, page):
+    page.goto(server)
+    wait_idle(page)
+    page.get_by_role("tab", name="Diagnostics").click()
+    page.get_by_text("row sum after dropout").first.wait_for(timeout=30_000)
+    assert "panel=checks" in page.url
+    before = screen.shown_context_vector(page)
+    step_slider(page, "d_out")
+    wait_for_change(page, before)
+    assert page.get_by_text("row sum after dropout").first.is_visible()  # still open
+    page.get_by_role("tab", name="Queries, keys and values").click()
+    page.get_by_text("queries = X · W_query").first.wait_for(timeout=30_000)
+    assert "panel=qkv" in page.url
+
+
+def test_an_open_mistake_stays_open_when_its_numbers_change(server, page):
+    page.goto(f"{server}/Common_mistakes")
+    wait_idle(page)
+    section = page.locator("summary", has_text="Dividing by the number of tokens")
+    section.click()
+    page.get_by_text("keys.shape[0]").first.wait_for(timeout=30_000)
+    first = page.get_by_text("The outputs differ by up to").nth(1).inner_text()
+    step_slider(page, "d_out")
+    screen.wait_for(
+        page,
+        lambda p: p.get_by_text("The outputs differ by up to").nth(1).inner_text(),
+        lambda text: text != first,
+    )
+    wait_idle(page)
+    assert page.get_by_text("keys.shape[0]").first.is_visible()  # the section is still open
