@@ -1,6 +1,7 @@
 """Load test: 40 learners at once against a real `streamlit run`, the app and the baseline.
 
 Run: python bench/bench_load.py [--sessions 40] [--changes 10]
+(the app and the baseline page run with the same server settings, in the same run)
 Loopback only, bounded (sessions x (changes + 1) requests, 120 s per request), stops by
 itself. Each session opens the Playground from its own link through Streamlit's agent API
 (POST /_stcore/agent/interact) and then makes control changes. Reports p50/p95 latency,
@@ -26,10 +27,11 @@ from attention_core import AttentionConfig, preset_embeddings, run_attention  # 
 from tests.e2e.agent_client import context_vector, interact  # noqa: E402
 from tests.e2e.server import start_server, stop_server  # noqa: E402
 
-DEFAULTS = ["--server.fileWatcherType", "auto", "--runner.postScriptGC", "true"]
+# Both run from the repository root, so both use its .streamlit/config.toml: a ratio compares
+# the pages, not the server settings.
 SERVERS = {
-    "app": ("streamlit_app.py", []),  # the repository's .streamlit/config.toml applies
-    "baseline": ("bench/baseline_app.py", DEFAULTS),  # Streamlit's default settings
+    "app": ("streamlit_app.py", []),
+    "baseline": ("bench/baseline_app.py", []),
 }
 
 
