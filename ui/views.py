@@ -90,6 +90,8 @@ def weights_heatmap(
     labels = page.labels
     dropped = trace.dropped[head].tolist() if trace.config.dropout_active else None
     rows_sum = "each row sums to 1" if not trace.config.dropout_active else "after dropout"
+    # Multiplying the scores by the mask (a pitfall) leaves weight on hidden keys: show it.
+    hides = trace.config.mask_strategy != "zero_scores" and bool(trace.blocked.any())
     return charts.Heatmap(
         matrix_values(trace.weights_after_dropout[head]),
         labels,
@@ -97,7 +99,7 @@ def weights_heatmap(
         kind="weights",
         title=title,
         description=f"Attention weights, {len(labels)} queries × {len(labels)} keys, {rows_sum}.",
-        masked=trace.blocked.tolist() if bool(trace.blocked.any()) else None,
+        masked=trace.blocked.tolist() if hides else None,
         dropped=dropped,
         scale=page.settings["weight_scale"],
     )
