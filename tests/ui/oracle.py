@@ -175,8 +175,8 @@ def embeddings_page(shown: Shown) -> None:
 
 def simplified_page(shown: Shown) -> None:
     simple = shown.run(
-        init="identity", scaling="none", norm="softmax", mask="none", dropout=0.0, heads=1,
-        heads_layout="split", qkv_bias=False, out_proj="none",
+        init="identity", scoring="dot", scaling="none", norm="softmax", mask="none",
+        dropout=0.0, heads=1, heads_layout="split", qkv_bias=False, out_proj="none",
     )  # fmt: skip
     scores = [e.value for e in shown.at.latex if r"\omega_" in e.value]
     assert [numbers(s)[-1] for s in scores] == [

@@ -149,3 +149,10 @@ def test_predict_then_reveal_hides_the_answer_until_asked(page):
     assert len(revealed) == 1 and len(revealed[0]) > 40
     assert revealed[0][:40] not in shown
     assert_clean(at)
+
+
+@pytest.mark.parametrize("params", [{"scoring": "cosine"}, {"out_proj": "linear"}])
+def test_simplified_attention_ignores_the_sidebars_scores_and_output_projection(params):
+    at = open_page("2_Simplified_attention", params)  # dot products, no weights of any kind
+    assert_clean(at)
+    check_numbers(at)
