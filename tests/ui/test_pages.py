@@ -156,3 +156,12 @@ def test_simplified_attention_ignores_the_sidebars_scores_and_output_projection(
     at = open_page("2_Simplified_attention", params)  # dot products, no weights of any kind
     assert_clean(at)
     check_numbers(at)
+
+
+def test_typed_weights_after_choosing_head_2_show_the_one_typed_head():
+    at = open_page("3_Trainable_weights", {"d_out": "4", "heads": "2"})
+    at.radio(key="head").set_value(2).run()
+    at.radio(key="weights_from").set_value("typed").run()  # typed matrices: a single head
+    assert_clean(at)
+    assert [r.key for r in at.radio if r.key == "head"] == []
+    check_numbers(at)
