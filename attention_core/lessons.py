@@ -163,8 +163,9 @@ def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[Mis
         "hardcoded_dropout": base.replace(dropout=0.5, train=True),
         "multiply_mask": base.replace(mask="causal", mask_strategy="zero_scores"),
         "sum_normalise": base.replace(norm="sum"),
-        "wrong_module": base.replace(init="book" if base.init == "linear" else "linear"),
     }
+    if base.init != "identity":  # without projections there is no other module to print
+        pairs["wrong_module"] = base.replace(init="book" if base.init == "linear" else "linear")
     corrected = {"multiply_mask": base.replace(mask="causal")}
     for key, wrong_config in pairs.items():
         wrong = run_attention(embeddings, wrong_config)

@@ -165,3 +165,11 @@ def test_typed_weights_after_choosing_head_2_show_the_one_typed_head():
     assert_clean(at)
     assert [r.key for r in at.radio if r.key == "head"] == []
     check_numbers(at)
+
+
+def test_common_mistakes_without_projections_runs_the_mistakes_that_apply():
+    at = open_page("8_Common_mistakes", {"init": "identity"})  # issue 11: this page broke
+    assert_clean(at)
+    check_numbers(at)
+    titles = [e.label for e in at.expander if e.label[:1].isdigit()]
+    assert len(titles) == 5 and not any("wrong module" in t for t in titles)
