@@ -6,6 +6,7 @@ arithmetic here) and every number goes through the page's one format.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import streamlit as st
@@ -13,6 +14,7 @@ import torch
 
 from attention_core import AttentionTrace
 from attention_core.embeddings import display_labels
+from attention_core.formatting import format_number
 from attention_core.params import PARAMS
 from ui import charts, controls, formulas, safe, state, tables
 from ui.page import Page
@@ -42,6 +44,11 @@ def show_notices(page: Page) -> None:
 def display(tokens: Sequence[str]) -> list[str]:
     """Labels made unique for charts: a repeated label gets its position ("to·5")."""
     return display_labels(tokens)
+
+
+def difference(value: float) -> str:
+    """A largest difference in scientific notation (1.2e-08); an undefined one in words."""
+    return f"{value:.1e}" if math.isfinite(value) else format_number(value)
 
 
 def matrix_values(matrix: torch.Tensor) -> list[list[float]]:

@@ -173,3 +173,14 @@ def test_common_mistakes_without_projections_runs_the_mistakes_that_apply():
     check_numbers(at)
     titles = [e.label for e in at.expander if e.label[:1].isdigit()]
     assert len(titles) == 5 and not any("wrong module" in t for t in titles)
+
+
+OVERFLOW = {"x": "10,10,10;9,10,10;10,9,10", "tokens": "a,b,c", "scaling": "none"}
+
+
+@pytest.mark.parametrize("page", ["5_Causal_mask", "6_Dropout"])
+def test_an_overflowing_naive_softmax_is_said_in_words_never_nan(page):
+    at = open_page(page, {**OVERFLOW, "norm": "naive_softmax"})  # e^450 is ∞ in float32
+    assert_clean(at)
+    assert any("largest difference undefined" in c.value for c in at.caption)
+    check_numbers(at)
