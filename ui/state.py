@@ -72,7 +72,7 @@ def begin(page: str) -> Run:
         _store_matrix_source(settings)
     settings, editor_error = _read_editor(settings)
     settings, settled = settle(settings)
-    notices += settled
+    notices += [n for n in settled if not _lesson_elsewhere(n.param, page)]
     session[SETTINGS] = settings
     session[LAST_PAGE] = page
     _prepare_widgets(settings, page, entered)
