@@ -42,10 +42,11 @@ def widget(name: str, settings: Settings, count: int | None = None, **extra: Any
             param.label, options, format_func=lambda i: f"{param.label} {i}", **common
         )
     if param.widget == "slider":
+        low, high = param.limits(settings.num_tokens)  # a token count stops at the tokens
         return st.slider(
             param.label,
-            min_value=_num(param, param.low),
-            max_value=_num(param, param.high),
+            min_value=_num(param, low),
+            max_value=_num(param, high),
             step=_num(param, param.step),
             **common,
         )

@@ -184,3 +184,13 @@ def test_an_overflowing_naive_softmax_is_said_in_words_never_nan(page):
     assert_clean(at)
     assert any("largest difference undefined" in c.value for c in at.caption)
     check_numbers(at)
+
+
+def test_the_lessons_padding_slider_stops_at_the_number_of_tokens():
+    at = open_page("5_Causal_mask", {"x": "1,0;0,1;1,1;0.5,0", "tokens": "a,b,c,d"})
+    slider = at.slider(key="lesson_padding")
+    assert (slider.min, slider.max) == (0, 4)
+    slider.set_value(4).run()  # every key is padding: every row fully masked
+    assert_clean(at)
+    assert notices(at) == []
+    assert check_numbers(at)["lesson_padding"] == 4
