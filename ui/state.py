@@ -63,7 +63,6 @@ def begin(page: str) -> Run:
         _store_matrix_source(settings)
     else:
         settings = session[SETTINGS]
-    entered = session.get(LAST_PAGE) != page
     settings, changed_source, refused = _read_widgets(settings, page)
     notices += refused
     if changed_source:
@@ -75,7 +74,7 @@ def begin(page: str) -> Run:
     notices += [n for n in settled if not _lesson_elsewhere(n.param, page)]
     session[SETTINGS] = settings
     session[LAST_PAGE] = page
-    _prepare_widgets(settings, page, entered)
+    _prepare_widgets(settings, page)
     return Run(settings, notices, editor_error)
 
 
@@ -116,12 +115,15 @@ def _widget_names(page: str) -> tuple[str, ...]:
     return (*SHARED_PARAMS, *(n for n in lesson_params(page) if PARAMS[n].widget))
 
 
-def _prepare_widgets(settings: Settings, page: str, entered: bool) -> None:
-    """Set each widget's key to its settled value (all of them on entering a page)."""
+def _prepare_widgets(settings: Settings, page: str) -> None:
+    """Set each widget's key to its settled value, on every run.
+
+    Also when the value did not change: a slider whose range follows the tokens becomes
+    another widget when its range changes, and Streamlit would draw it at its minimum.
+    """
     session = st.session_state
     for name in _widget_names(page):
-        if entered or name not in session or session[name] != settings[name]:
-            session[name] = settings[name]
+        session[name] = settings[name]
 
 
 # --- the matrix editor ------------------------------------------------------------------------

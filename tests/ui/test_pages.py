@@ -194,3 +194,11 @@ def test_the_lessons_padding_slider_stops_at_the_number_of_tokens():
     assert_clean(at)
     assert notices(at) == []
     assert check_numbers(at)["lesson_padding"] == 4
+
+
+def test_choosing_another_example_keeps_the_lessons_padding_in_its_slider():
+    at = open_page("5_Causal_mask", {"lesson_padding": "2"})
+    at.selectbox(key="preset").set_value("nugues").run()  # 3 tokens: the slider's range changes
+    assert at.slider(key="lesson_padding").value == 2
+    at.run()  # and the next run does not take the slider's minimum for a choice
+    assert check_numbers(at)["lesson_padding"] == 2
