@@ -202,3 +202,10 @@ def test_choosing_another_example_keeps_the_lessons_padding_in_its_slider():
     assert at.slider(key="lesson_padding").value == 2
     at.run()  # and the next run does not take the slider's minimum for a choice
     assert check_numbers(at)["lesson_padding"] == 2
+
+
+def test_typed_weights_shown_at_six_decimals_come_back_the_same_from_the_copied_link():
+    at = open_page("3_Trainable_weights", {"decimals": "6"})
+    at.radio(key="weights_from").set_value("typed").run()  # the grids start from the sidebar's
+    check_numbers(at)  # the numbers are the core's on the matrices the link carries
+    assert snapshot(reopen_from_link(at)) == snapshot(at)
