@@ -285,8 +285,8 @@ class LearnerSession(RuleBasedStateMachine):
 
 
 LearnerSession.TestCase.settings = settings(
-    max_examples=25,
-    stateful_step_count=12,
+    max_examples=60,
+    stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
