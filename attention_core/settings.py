@@ -236,7 +236,9 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
         low, high = param.limits(count)
         if not low <= values[name] <= high:
             used = int(min(max(values[name], low), high))
-            if param.scope != "lesson" and _matters(param, values):
+            # A lesson's own default (change token 6) is no one's choice: brought in silently.
+            given = param.scope != "lesson" or values[name] != param.default
+            if given and _matters(param, values):
                 notices.append(Notice(name, _token_problem(param, values[name], count), str(used)))
             values[name] = used
     choices = head_choices(values, settings.d_in)
@@ -252,7 +254,16 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
             )
         )
         values["heads"] = used
-    values["head"] = min(values["head"], values["heads"])  # which head a page shows
+    if values["head"] > values["heads"]:  # which head a page shows
+        heads = values["heads"]
+        notices.append(
+            Notice(
+                "head",
+                f"head: there is no head {values['head']} with {heads} head{'s' * (heads > 1)}",
+                str(heads),
+            )
+        )
+        values["head"] = heads
     return Settings(_frozen(values), settings.tokens, settings.rows), notices
 
 

@@ -154,10 +154,11 @@ def mask_weights(
         return weights
     if strategy == "zero_renorm" and scores is not None:
         return zero_renormalise_softmax(scores, allowed)
-    zeroed = weights * allowed
+    zeros = torch.zeros_like(weights)
+    zeroed = torch.where(allowed, weights, zeros)  # exactly 0 where blocked, even next to NaN
     if strategy == "zero_no_renorm":
         return zeroed
-    return _divide_by_row_sums(zeroed)
+    return torch.where(allowed, _divide_by_row_sums(zeroed), zeros)
 
 
 def zero_renormalise_softmax(scores: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:

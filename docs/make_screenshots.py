@@ -24,10 +24,11 @@ from ui.nav import PAGES  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 # Views the README shows besides each page's default: (file name, path and query).
+# A view scrolled to a heading shows that heading at the top.
 EXTRA = (
-    ("flow-stage-4", "Flow?stage=4&mask=causal"),
-    ("lines", "?weights_view=lines&mask=causal"),
-    ("compare", "Compare?pin=preset%3Djourney&d_out=3"),
+    ("flow-stage-4", "Flow?stage=4&mask=causal", None),
+    ("lines-hover", "?weights_view=lines&mask=causal&isolate=5", None),  # as hovering token 5
+    ("compare-difference", "Compare?pin=preset%3Djourney&d_out=3", "B − A"),
 )
 
 
@@ -49,11 +50,15 @@ def main() -> None:
                     page.screenshot(path=str(target))
                     print(target.relative_to(ROOT))
                     context.close()
-            for name, path in EXTRA:
+            for name, path, heading in EXTRA:
                 context = browser.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
                 page.goto(f"{url}/{path}")
                 wait_idle(page)
+                if heading is not None:
+                    found = page.get_by_role("heading", name=heading, exact=True)
+                    found.evaluate("element => element.scrollIntoView({block: 'start'})")
+                    page.wait_for_timeout(500)
                 page.screenshot(path=str(OUT / f"{name}.png"))
                 print(f"docs/screenshots/{name}.png")
                 context.close()

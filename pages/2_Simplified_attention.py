@@ -15,12 +15,14 @@ NORM_NAMES = {
 page = run_order.setup(__file__)
 simple = page.run(
     init="identity",
+    scoring="dot",
     scaling="none",
     norm="softmax",
     mask="none",
     dropout=0.0,
     heads=1,
     heads_layout="split",
+    out_proj="none",
 )
 
 labels = page.labels

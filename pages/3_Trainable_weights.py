@@ -50,7 +50,7 @@ views.show_qkv(page, trace)
 
 query = page.query
 st.header(f"For one query: token {query + 1}")
-head = views.head_choice(page)
+head = views.head_choice(page) if trace.num_heads > 1 else 0  # typed weights: one head
 for key in range(trace.num_tokens):
     st.latex(formulas.score_latex(page, trace, query, key, head))
 views.show_focus(page, trace, head)

@@ -55,7 +55,7 @@ for holder, trace in zip(holders, causal.values(), strict=True):
 same = max_difference(causal["neg_inf"].weights, causal["zero_renorm"].weights)
 st.caption(
     f"−∞ before softmax and zero-then-renormalise give the same weights (largest difference "
-    f"{same:.1e}): a softmax over the allowed keys is the renormalised softmax."
+    f"{views.difference(same)}): a softmax over the allowed keys is the renormalised softmax."
 )
 
 pick = controls.widget("inspect", page.settings)

@@ -48,7 +48,8 @@ views.show_side_by_side(
 )
 unchanged = max_difference(evaluation.weights_after_dropout, evaluation.weights)
 st.caption(
-    f"Evaluation mode leaves the weights unchanged (largest difference {unchanged:.1e}). "
+    "Evaluation mode leaves the weights unchanged (largest difference "
+    f"{views.difference(unchanged)}). "
     "Row sums in training: "
     + ", ".join(page.number(v) for v in train.diagnostics.row_sums_after_dropout[0].tolist())
     + "."

@@ -95,7 +95,7 @@ def _weights(trace: AttentionTrace, head: int | None, name: str, averaged: bool)
         kind="weights",
         title=title,
         description=f"Attention weights of {name}, {len(labels)} queries × {len(labels)} keys.",
-        masked=trace.blocked.tolist() if bool(trace.blocked.any()) else None,
+        masked=views.hidden_weights(trace),
         scale="fixed",  # the same colour is the same weight in A and in B
     )
 
@@ -129,6 +129,13 @@ def show_compare(page: Page, pinned: Settings) -> None:
             (_weights(second, head, "B", averaged), "hm_b"),
         ],
     )
+    if first.num_tokens != second.num_tokens:  # nothing to subtract: say so, not an error
+        st.info(
+            f"A has {first.num_tokens} tokens and B has {second.num_tokens}: weights can only be "
+            "subtracted for the same number of tokens. Pin again to compare from here.",
+            icon=":material/info:",
+        )
+        return
     comparison = page.call(compare_weights, first, second, head=head, count=SHOWN_CHANGES)
     if comparison is None:
         return

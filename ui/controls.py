@@ -86,10 +86,11 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
 def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any]) -> Any:
     start = _start(param.name, settings)
     if param.widget == "slider":
+        low, high = param.limits(settings.num_tokens)  # a token count stops at the tokens
         return st.slider(
             param.label,
-            min_value=_num(param, param.low),
-            max_value=_num(param, param.high),
+            min_value=_num(param, low),
+            max_value=_num(param, high),
             step=_num(param, param.step),
             **start,
             **common,

@@ -34,7 +34,7 @@ def lines_of(trace: AttentionTrace, labels: Sequence[str], title: str) -> lines.
             f"key (right), {described}: a thicker, darker line is a larger weight; a masked "
             "pair has no line and a dropped pair is dashed. Hover a token to see only its lines."
         ),
-        masked=trace.blocked.tolist() if bool(trace.blocked.any()) else None,
+        masked=views.hidden_weights(trace),
         dropped=trace.dropped.tolist() if trace.config.dropout_active else None,
     )
 

@@ -37,7 +37,6 @@ from ui import editor
 SETTINGS = "_settings"
 EDITOR_BASE = "_editor_base"
 EDITOR_GENERATION = "_editor_generation"
-LAST_PAGE = "_last_page"
 FRESH = "_fresh_session"
 SHARED_PARAMS = tuple(
     name for name, p in PARAMS.items() if p.widget and p.scope in ("input", "config", "view")
@@ -65,8 +64,6 @@ def begin(page: str) -> Run:
         _store_matrix_source(settings)
     else:
         settings = session[SETTINGS]
-    labels = settings.tokens
-    entered = session.get(LAST_PAGE) != page
     settings, changed_source, refused = _read_widgets(settings, page)
     notices += refused
     if changed_source:
@@ -75,11 +72,10 @@ def begin(page: str) -> Run:
         _store_matrix_source(settings)
     settings, editor_error = _read_editor(settings)
     settings, settled = settle(settings)
-    notices += settled
+    notices += [n for n in settled if not _lesson_elsewhere(n.param, page)]
     session[SETTINGS] = settings
-    session[LAST_PAGE] = page
     if not session[FRESH]:  # a session's first run starts its widgets from their value=
-        _prepare_widgets(settings, page, entered, relabelled=settings.tokens != labels)
+        _prepare_widgets(settings, page)
     return Run(settings, notices, editor_error)
 
 
@@ -157,21 +153,17 @@ def _widget_names(page: str) -> tuple[str, ...]:
     return (*SHARED_PARAMS, *(n for n in lesson_params(page) if PARAMS[n].widget))
 
 
-def _prepare_widgets(
-    settings: Settings, page: str, entered: bool, relabelled: bool = False
-) -> None:
-    """Set each widget's key to its settled value (all of them on entering a page).
+def _prepare_widgets(settings: Settings, page: str) -> None:
+    """Set each widget's key to its settled value, on every run but a session's first.
 
-    A select box of tokens shows their labels, and the browser sends back the label it shows:
-    after a rename its key is set again, even to the same number, so the browser is told the
-    new label (else it keeps the old one and sends it on the next run, which matches no option).
+    Also when the value did not change: a slider whose range follows the tokens becomes
+    another widget when its range changes, and Streamlit would draw it at its minimum; and a
+    select box of tokens shows their labels, so after a rename the browser must be told the
+    new label (else it sends the old one back on the next run, which matches no option).
     """
     session = st.session_state
     for name in _widget_names(page):
-        shown = _to_widget(name, settings[name])
-        names_tokens = relabelled and PARAMS[name].tokens == "index"
-        if entered or names_tokens or name not in session or session[name] != shown:
-            session[name] = shown
+        session[name] = _to_widget(name, settings[name])
 
 
 # --- the matrix editor ------------------------------------------------------------------------

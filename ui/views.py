@@ -6,6 +6,7 @@ arithmetic here) and every number goes through the page's one format.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -14,6 +15,7 @@ import torch
 
 from attention_core import AttentionTrace
 from attention_core.embeddings import display_labels
+from attention_core.formatting import format_number
 from attention_core.params import PARAMS
 from ui import charts, controls, formulas, safe, state, tables
 from ui.page import Page
@@ -45,6 +47,11 @@ def show_notices(page: Page) -> None:
 def display(tokens: Sequence[str]) -> list[str]:
     """Labels made unique for charts: a repeated label gets its position ("to·5")."""
     return display_labels(tokens)
+
+
+def difference(value: float) -> str:
+    """A largest difference in scientific notation (1.2e-08); an undefined one in words."""
+    return f"{value:.1e}" if math.isfinite(value) else format_number(value)
 
 
 def matrix_values(matrix: torch.Tensor) -> list[list[float]]:
@@ -85,6 +92,17 @@ def _heatmap_table(page: Page, heatmap: charts.Heatmap) -> str:
     )
 
 
+def hidden_weights(trace: AttentionTrace) -> list[list[bool]] | None:
+    """The (query, key) pairs the mask gives no weight, to draw as masked; None when none.
+
+    Multiplying the scores by the mask (a pitfall) leaves weight on hidden keys, so under that
+    strategy nothing is drawn as masked: the weight it leaves is shown.
+    """
+    if trace.config.mask_strategy == "zero_scores" or not bool(trace.blocked.any()):
+        return None
+    return trace.blocked.tolist()
+
+
 def weights_heatmap(
     page: Page, trace: AttentionTrace, head: int = 0, title: str = "attention weights"
 ) -> charts.Heatmap:
@@ -99,7 +117,7 @@ def weights_heatmap(
         kind="weights",
         title=title,
         description=f"Attention weights, {len(labels)} queries × {len(labels)} keys, {rows_sum}.",
-        masked=trace.blocked.tolist() if bool(trace.blocked.any()) else None,
+        masked=hidden_weights(trace),
         dropped=dropped,
         scale=page.settings["weight_scale"],
     )

@@ -14,7 +14,12 @@ Matrix = tuple[tuple[float, ...], ...]
 
 
 def _rows(matrix: object) -> Matrix:
-    return tuple(tuple(float(v) for v in row) for row in matrix.tolist())  # type: ignore[attr-defined]
+    return _as_linked(matrix.tolist())  # type: ignore[attr-defined]
+
+
+def _as_linked(rows: object) -> Matrix:
+    """Numbers as a link carries them (6 decimals), so that a copied link gives the same."""
+    return tuple(tuple(round(float(v), 6) for v in row) for row in rows)  # type: ignore[attr-defined]
 
 
 def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, Matrix]:
@@ -38,7 +43,7 @@ def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, 
                 width="content",
             )
             try:
-                matrix = editor.numbers_from_frame(edited, name)
+                matrix = _as_linked(editor.numbers_from_frame(edited, name))
             except AttentionInputError as error:
                 st.warning(f"{safe.md(str(error), 120)}. Using the last valid {name}.")
                 matrix = page.settings[short] or start

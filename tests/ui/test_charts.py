@@ -1,64 +1,200 @@
-"""Chart builders: plain data in, a spec out; checked without Streamlit."""
+"""Charts as data (no app run): heatmap geometry from printed text, legends, descriptions,
+numbers at the decimals asked for, masked and dropped cells, token order."""
+
+from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
-from ui import charts
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-LABELS = ["a", "b", "c"]
+from attention_core.params import DEFAULTS
+from tests.ui import vega
+from ui import charts, colors
 
-
-def layer_marks(spec: dict) -> list[str]:
-    return [layer["mark"]["type"] for layer in spec["layer"]]
-
-
-def test_masked_cells_are_grey_and_read_minus_infinity():
-    scores = [[1.0, -math.inf, -math.inf], [0.5, 2.0, -math.inf], [0.1, 0.2, 0.3]]
-    masked = [[False, True, True], [False, False, True], [False, False, False]]
-    spec = charts.make_heatmap(scores, LABELS, LABELS, kind="scores", title="s", masked=masked)
-    cells = {(c["row"], c["column"]): c for c in spec["data"]["values"]}
-    assert cells[("a", "b")]["text"] == "−∞" and cells[("a", "b")]["state"] == "masked"
-    assert cells[("a", "b")]["value"] is None
-    assert spec["layer"][1]["mark"]["color"] == charts.MASKED_GREY
-    scale = spec["layer"][0]["encoding"]["color"]["scale"]
-    assert scale["domainMid"] == 0 and scale["domain"] == [-2.0, 2.0]
-
-
-def test_weights_use_a_fixed_colour_blind_safe_scale_and_mark_dropped_cells():
-    weights = [[0.5, 0.5, 0.0], [0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]
-    dropped = [[False, True, False], [False, False, False], [False, False, False]]
-    spec = charts.make_heatmap(weights, LABELS, LABELS, kind="weights", title="w", dropped=dropped)
-    scale = spec["layer"][0]["encoding"]["color"]["scale"]
-    assert scale["scheme"] == "viridis" and scale["domain"] == [0, 1]
-    assert layer_marks(spec) == ["rect", "rect", "rect", "text"]
-    texts = [c["text"] for c in spec["data"]["values"]]
-    assert "0.50 ✕" in texts
+# The sans-serif font Debian's Chromium falls back on: a check of the estimate with real glyphs.
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+LABEL = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")),
+    min_size=1,
+    max_size=20,
+)
+VALUE = st.one_of(
+    st.floats(-1e3, 1e3, allow_nan=False),
+    st.sampled_from([0.0, -0.0, 1e-9, 0.99999, math.nan, math.inf, -math.inf]),
+)
 
 
-def test_axes_keep_token_order_and_the_chart_fits_its_column():
-    labels = ["zeta", "alpha", "mid"]
-    spec = charts.make_heatmap(
-        [[0.1] * 3] * 3, labels, labels, kind="weights", title="w", max_width=200
+@st.composite
+def heatmaps(draw: st.DrawFn) -> charts.Heatmap:
+    count = draw(st.integers(1, 12))
+    width = draw(st.integers(1, 12))
+    kind = draw(st.sampled_from(("weights", "scores", "values", "difference")))
+
+    def grid(cells: st.SearchStrategy) -> st.SearchStrategy[list[list]]:
+        row = st.lists(cells, min_size=width, max_size=width)
+        return st.lists(row, min_size=count, max_size=count)
+
+    values = draw(grid(VALUE))
+    masked = draw(st.none() | grid(st.booleans()))
+    dropped = draw(st.none() | grid(st.booleans()))
+    return charts.Heatmap(
+        values,
+        draw(st.lists(LABEL, min_size=count, max_size=count)),
+        draw(st.lists(LABEL, min_size=width, max_size=width)),
+        kind=kind,
+        title=draw(LABEL),
+        description=draw(LABEL),
+        masked=masked,
+        dropped=dropped,
+        scale=draw(st.sampled_from(("fitted", "fixed"))),
     )
-    assert spec["encoding"]["x"]["sort"] == labels and spec["encoding"]["y"]["sort"] == labels
-    assert spec["autosize"]["type"] == "pad"
-    assert spec["width"] + charts._label_width(labels, 12) <= 200
 
 
-def test_no_numbers_printed_past_16_tokens():
-    labels = [f"t{i}" for i in range(20)]
-    spec = charts.make_heatmap([[0.05] * 20] * 20, labels, labels, kind="weights", title="w")
-    assert "text" not in layer_marks(spec)
+def layers(spec: dict) -> list[dict]:
+    return spec["layer"]
 
 
-def test_weight_bars_print_four_decimals():
-    spec = charts.make_weight_bars([0.15, 0.85], ["x", "y"], title="t")
-    assert spec["layer"][1]["encoding"]["text"]["format"] == ".4f"
-    assert [v["weight"] for v in spec["data"]["values"]] == [0.15, 0.85]
+def records(spec: dict) -> list[dict]:
+    return vega.records(spec)
 
 
-def test_embedding_3d_draws_one_arrow_and_head_per_token_and_the_context():
-    figure = charts.make_embedding_3d(
-        [[0.1, 0.2, 0.3], [0.3, 0.1]], ["a", "b"], context=[0.2, 0.2, 0.2], context_label="z"
+@settings(max_examples=150, deadline=None)
+@given(
+    heatmap=heatmaps(),
+    decimals=st.integers(1, 6),
+    present=st.booleans(),
+    max_width=st.integers(120, 1400),
+)
+def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
+    heatmap, decimals, present, max_width
+):
+    spec = charts.make_heatmap(heatmap, decimals=decimals, present=present, max_width=max_width)
+    font = spec["config"]["axis"]["labelFontSize"]  # the font the chart chose
+    assert charts.MIN_FONT <= font <= charts.FONT[present]
+    columns = len(heatmap.columns)
+    cell = spec["width"] / columns
+    assert cell == int(cell) and spec["height"] == math.ceil(1.95 * font) * len(heatmap.rows)
+    for record in records(spec):
+        assert cell >= charts.text_width(record["text"], font)
+    label_width = spec["encoding"]["y"]["axis"]["labelLimit"]
+    total = spec["width"] + label_width + 12
+    texts = [r["text"] for r in records(spec)]
+    smallest = _width_at(charts.MIN_FONT, heatmap, texts)
+    if smallest <= max_width:
+        assert total <= max_width
+    if font > charts.MIN_FONT:
+        assert total <= max_width  # the font only shrinks while the chart does not fit
+
+
+def _width_at(font: int, heatmap: charts.Heatmap, texts: list[str]) -> int:
+    """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers."""
+    labels = [charts.safe.plain(r, charts.LABEL_CHARS) for r in heatmap.rows]
+    numbers = max(charts.text_width(t, font) for t in texts) + 0.7 * font
+    cell = max(math.ceil(numbers), math.ceil(2.2 * font))
+    label = math.ceil(max(charts.text_width(r, font) for r in labels) + 8)
+    return label + cell * len(heatmap.columns) + 12
+
+
+@pytest.mark.skipif(not DEJAVU.exists(), reason="DejaVu Sans is not installed")
+@pytest.mark.parametrize("present", [False, True])
+@pytest.mark.parametrize("count", [1, 6, 12])
+def test_cells_are_wider_than_their_numbers_in_a_real_font(count, present):
+    from PIL import ImageFont
+
+    values = [[(-1) ** (i + j) * 1234.56789 / (i + 1) for j in range(count)] for i in range(count)]
+    labels = [f"t{i}" for i in range(count)]
+    for decimals in range(1, 7):
+        heatmap = charts.Heatmap(values, labels, labels, "scores", "s", "d")
+        spec = charts.make_heatmap(heatmap, decimals=decimals, present=present, max_width=880)
+        font = spec["config"]["axis"]["labelFontSize"]
+        glyphs = ImageFont.truetype(str(DEJAVU), font)
+        widest = max(glyphs.getlength(r["text"]) for r in records(spec))
+        assert spec["width"] / count >= widest
+
+
+@settings(max_examples=60, deadline=None)
+@given(heatmap=heatmaps(), decimals=st.integers(1, 6))
+def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimals(
+    heatmap, decimals
+):
+    spec = charts.make_heatmap(heatmap, decimals=decimals)
+    assert spec["description"] == charts.safe.plain(heatmap.description, 300)
+    assert spec["description"].strip()
+    colour = layers(spec)[0]["encoding"]["color"]
+    assert colour["legend"]["title"] and colour["scale"]["range"]
+    for layer in layers(spec):  # rectangles repeat what the texts say
+        assert layer["mark"]["aria"] is (layer["mark"]["type"] == "text")
+    number = re.compile(rf"-?[0-9]+\.[0-9]{{{decimals}}}")
+    for record, (i, j) in zip(records(spec), _cells(heatmap), strict=True):
+        value = heatmap.values[i][j]
+        masked = heatmap.masked is not None and heatmap.masked[i][j]
+        dropped = heatmap.dropped is not None and heatmap.dropped[i][j]
+        if masked:
+            assert record["state"] == "masked"
+            assert record["text"] == ("−∞" if heatmap.kind == "scores" else f"{0:.{decimals}f}")
+        elif dropped:
+            assert record["text"] == "✕"
+        elif not math.isfinite(value):
+            assert record["text"] == "undef." and record["state"] == "undefined"
+        else:
+            assert number.fullmatch(record["text"]) and float(record["text"]) == pytest.approx(
+                value, abs=10**-decimals
+            )
+    axes = spec["encoding"]
+    assert axes["y"]["sort"] == [charts.safe.plain(r, 20) for r in heatmap.rows]
+    assert axes["x"]["sort"] == [charts.safe.plain(c, 20) for c in heatmap.columns]
+
+
+def _cells(heatmap: charts.Heatmap) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(len(heatmap.rows)) for j in range(len(heatmap.columns))]
+
+
+def test_the_default_decimals_are_the_books_four():
+    assert DEFAULTS["decimals"] == 4
+    heatmap = charts.Heatmap([[0.15, 0.2264]], ["a"], ["a", "b"], "weights", "w", "d")
+    spec = charts.make_heatmap(heatmap, decimals=DEFAULTS["decimals"])
+    assert [r["text"] for r in records(spec)] == ["0.1500", "0.2264"]
+
+
+@pytest.mark.parametrize("decimals", [1, 4, 6])
+def test_weight_bars_and_line_charts_describe_themselves(decimals):
+    bars = charts.make_weight_bars(
+        [0.15, 0.85], ["x", "y"], title="t", description="bars", decimals=decimals
     )
-    assert len(figure.data) == 6  # a line and a cone for each of the three arrows
-    assert figure.data[2].x[1] == 0.3 and figure.data[2].z[1] == 0.0  # missing dims are 0
+    assert bars["description"] == "bars"
+    assert [r["text"] for r in records(bars)] == [f"{0.15:.{decimals}f}", f"{0.85:.{decimals}f}"]
+    rows = [{"d": 1, "label": "none", "variance": 1.0}, {"d": 2, "label": "÷ d", "variance": 0.5}]
+    lines = charts.make_line_chart(rows, y="variance", y_title="v", title="t", description="l")
+    assert lines["description"] == "l"
+    assert lines["layer"][0]["encoding"]["color"]["legend"]["title"] == "scores"
+
+
+def test_masked_cells_are_grey_and_their_text_contrasts():
+    heatmap = charts.Heatmap(
+        [[1.0, -math.inf]], ["a"], ["a", "b"], "scores", "s", "d", masked=[[False, True]]
+    )
+    spec = charts.make_heatmap(heatmap, decimals=4)
+    colour = layers(spec)[0]["encoding"]["color"]  # cells not shown as numbers are drawn grey
+    assert colour["condition"] == {"test": "datum.state != 'shown'", "value": charts.MASKED_GREY}
+    masked = records(spec)[1]
+    assert masked["text"] == "−∞" and masked["value"] is None
+    assert colors.contrast(masked["ink"], charts.MASKED_GREY) >= 4.5
+
+
+@settings(max_examples=40, deadline=None)
+@given(heatmap=heatmaps())
+def test_each_cells_text_colour_contrasts_with_the_colour_drawn_under_it(heatmap):
+    spec = charts.make_heatmap(heatmap, decimals=4)
+    scale = layers(spec)[0]["encoding"]["color"]["scale"]
+    for record in records(spec):
+        shown = record["state"] == "shown"
+        under = (
+            colors.interpolate(scale["range"], scale["domain"], record["value"])
+            if shown
+            else charts.MASKED_GREY
+        )
+        assert colors.contrast(record["ink"], under) >= 4.5

@@ -1,0 +1,418 @@
+"""The numbers each page must show: ``attention_core`` run on the settings the page shows.
+
+``check_numbers(at)`` reads the settings from the widgets and the URL (never from the app's
+private state), recomputes what the page is about with the core, and compares every number it
+checks with what is printed: chart cells, Markdown tables, metrics, sentences and formulas.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+
+import torch
+
+from attention_core import AttentionConfig, AttentionTrace, make_embeddings, run_attention
+from attention_core.compare import read_pin
+from attention_core.embeddings import Embeddings, display_labels
+from attention_core.experiments import dropout_average
+from attention_core.formatting import format_number
+from attention_core.lessons import (
+    common_mistakes,
+    compare_normalisations,
+    no_peeking,
+    several_heads,
+    similarity,
+)
+from attention_core.masks import judge_mask
+from attention_core.params import CONFIG_PARAMS, MASK_STRATEGIES
+from attention_core.settings import Settings
+from tests.ui.apptest import (
+    chart,
+    column,
+    current_page,
+    markdown_tables,
+    records,
+    shown_settings,
+    table_with,
+    title_of,
+    vega_specs,
+)
+from ui import safe
+
+Matrix = Sequence[Sequence[float]]
+
+
+def core_config(settings: Settings, **changes: object) -> AttentionConfig:
+    """The config the shown settings describe, with a page's own changes."""
+    values = {name: settings[name] for name in CONFIG_PARAMS}
+    return AttentionConfig(**{**values, **changes})
+
+
+def core_embeddings(settings: Settings) -> Embeddings:
+    """The learner's tokens and matrix, as shown."""
+    return make_embeddings(settings.tokens, settings.rows)
+
+
+def cell_text(value: float, decimals: int, masked: bool = False) -> str:
+    """How a chart cell prints a number: a masked score −∞, any other non-number "undef."."""
+    if not math.isfinite(value):
+        return "−∞" if masked and value == -math.inf else "undef."
+    return format_number(value, decimals)
+
+
+def expect_heatmap(
+    spec: dict,
+    matrix: torch.Tensor | Matrix,
+    decimals: int,
+    labels: Sequence[str] | None = None,
+    dropped: torch.Tensor | None = None,
+) -> None:
+    """Every cell of a heatmap prints the matrix's number (✕ only where dropout dropped it)."""
+    values = matrix.tolist() if isinstance(matrix, torch.Tensor) else [list(r) for r in matrix]
+    cells = records(spec)
+    width = len(values[0])
+    assert len(cells) == len(values) * width, spec["title"]
+    title = title_of(spec)
+    for index, cell in enumerate(cells):
+        i, j = divmod(index, width)
+        if cell["text"] == "✕":
+            assert dropped is not None and bool(dropped[i][j]), (title, i, j)
+            continue
+        expected = cell_text(values[i][j], decimals, cell["state"] == "masked")
+        assert cell["text"] == expected, (title, i, j, cell["text"], values[i][j])
+    if labels is not None:
+        shown = [safe.plain(label, 20) for label in labels]
+        assert spec["encoding"]["y"]["sort"] == shown, title
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers written in a text, as printed."""
+    return re.findall(r"-?[0-9]+\.[0-9]+", text)
+
+
+def summary(trace: AttentionTrace, query: int, head: int, decimals: int) -> str:
+    """The focused query's result in words, as the Playground must state it."""
+    labels = display_labels(trace.tokens)
+    weights = trace.weights_after_dropout[head, query].tolist()
+    best = max(range(len(weights)), key=lambda j: weights[j])
+    vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
+    return (
+        f"{safe.md(labels[query], 24)} attends most to {safe.md(labels[best], 24)} "
+        f"({format_number(weights[best], decimals)}); context vector {vector}."
+    )
+
+
+class Shown:
+    """The settings a page shows and the helpers every page check needs."""
+
+    def __init__(self, at) -> None:
+        self.at = at
+        self.settings = shown_settings(at)
+        self.decimals = int(self.settings["decimals"])
+        self.embeddings = core_embeddings(self.settings)
+        self.labels = display_labels(self.settings.tokens)
+        self.query = self.settings.query_index
+
+    def fmt(self, value: float) -> str:
+        return format_number(float(value), self.decimals)
+
+    def run(self, **changes: object) -> AttentionTrace:
+        return run_attention(self.embeddings, core_config(self.settings, **changes))
+
+    def head(self) -> int:
+        """The head the page shows (the head widget, where there is one), 0-based."""
+        drawn = [w.value for w in self.at.radio if w.key == "head"]
+        return int(drawn[0]) - 1 if drawn else 0
+
+    def heatmap(self, title: str, matrix, labels=True, dropped=None) -> None:
+        expect_heatmap(
+            chart(self.at, title), matrix, self.decimals, self.labels if labels else None, dropped
+        )
+
+    def weights(self, title: str, trace: AttentionTrace, head: int = 0) -> None:
+        """A weights heatmap: after dropout, ✕ allowed only on dropped cells."""
+        dropped = trace.dropped[head] if trace.config.dropout_active else None
+        self.heatmap(title, trace.weights_after_dropout[head], True, dropped)
+
+    def focus(self, trace: AttentionTrace, head: int) -> None:
+        """The result in words and the focused query's bars."""
+        self.summary(trace, head)
+        self.bars(trace, head)
+
+    def summary(self, trace: AttentionTrace, head: int) -> None:
+        """The result in words, under the weights."""
+        block = self.at.container(key="result_summary")
+        expected = summary(trace, self.query, head, self.decimals)
+        assert [m.value for m in block.markdown] == [expected]
+
+    def lines(self, trace: AttentionTrace) -> None:
+        """The weights as lines: every head's kept weights, printed as the core computed them."""
+        from tests.ui.test_flow_lines_compare import line_records
+
+        kept, dropped = line_records(chart(self.at, "attention weights as lines"))
+        weights = trace.weights_after_dropout
+        for r in kept:
+            assert r["weight"] == self.fmt(weights[int(r["head"][5:]) - 1, r["query"], r["key"]])
+        for r in dropped:
+            assert r["weight"] == "dropped"
+            assert not bool(trace.dropout_keep[int(r["head"][5:]) - 1, r["query"], r["key"]])
+        drawn = {(r["query"], r["key"]) for r in kept + dropped}
+        if trace.config.mask_strategy != "zero_scores":  # that pitfall leaves weight: drawn
+            assert drawn <= {(i, j) for i, j in (~trace.blocked).nonzero().tolist()}
+
+    def bars(self, trace: AttentionTrace, head: int) -> None:
+        """The focused query's weights as bars."""
+        bars = [s for s in vega_specs(self.at) if title_of(s).startswith("weights of ")]
+        assert len(bars) == 1
+        weights = trace.weights_after_dropout[head, self.query].tolist()
+        assert [r["text"] for r in records(bars[0])] == [self.fmt(w) for w in weights]
+
+
+def playground(shown: Shown) -> None:
+    trace = shown.run()
+    head = shown.head()
+    shown.summary(trace, head)
+    if shown.settings["weights_view"] == "lines":
+        shown.lines(trace)
+    else:
+        shown.weights("attention weights", trace, head)
+    panel = shown.settings["panel"]  # only the open tab is built
+    if panel == "steps":
+        shown.bars(trace, head)
+    elif panel == "scores":
+        scores = [s for s in vega_specs(shown.at) if title_of(s).startswith("scores q·k")]
+        assert len(scores) == 1
+        expect_heatmap(scores[0], trace.masked_scores[head], shown.decimals, shown.labels)
+        shown.heatmap("context vectors", trace.output)
+    elif panel == "qkv":
+        shown.heatmap("queries = X · W_query", trace.queries)
+        shown.heatmap("values = X · W_value", trace.values)
+    elif panel == "checks":
+        table = table_with(shown.at, "row sum after dropout")
+        diagnostics = trace.diagnostics
+        assert column(table, "row sum") == [shown.fmt(v) for v in diagnostics.row_sums[head]]
+        assert column(table, "entropy (nats)") == [shown.fmt(v) for v in diagnostics.entropy[head]]
+        largest = [shown.fmt(v) for v in diagnostics.max_weight[head]]
+        assert column(table, "largest weight") == largest
+
+
+def embeddings_page(shown: Shown) -> None:
+    pairs = similarity(shown.embeddings)
+    shown.heatmap("embeddings x", shown.embeddings.values)
+    shown.heatmap("dot products x·x", pairs.dot)
+    shown.heatmap("cosine similarity", pairs.cosine)
+    lengths = [m.value for m in shown.at.markdown if m.value.startswith("Lengths ‖x‖")]
+    assert len(lengths) == 1
+    assert numbers(lengths[0]) == [shown.fmt(n) for n in pairs.norms.tolist()]
+
+
+def simplified_page(shown: Shown) -> None:
+    simple = shown.run(
+        init="identity", scoring="dot", scaling="none", norm="softmax", mask="none",
+        dropout=0.0, heads=1, heads_layout="split", qkv_bias=False, out_proj="none",
+    )  # fmt: skip
+    scores = [e.value for e in shown.at.latex if r"\omega_" in e.value]
+    assert [numbers(s)[-1] for s in scores] == [
+        shown.fmt(v) for v in simple.scores[0, shown.query].tolist()
+    ]
+    rows = compare_normalisations(shown.embeddings, shown.query, shown.settings["input_scale"])
+    tables = [t for t in markdown_tables(shown.at) if t[0] == ["key", "weight"]]
+    assert len(tables) == 3
+    for table, row in zip(tables, rows, strict=True):
+        assert column(table, "weight") == [shown.fmt(w) for w in row.weights]
+    shown.heatmap("attention weights", simple.weights_after_dropout[0])
+    shown.heatmap("context vectors", simple.output)
+
+
+def trainable_page(shown: Shown) -> None:
+    if shown.settings["weights_from"] == "typed":
+        typed = tuple(shown.settings[name] for name in ("wq", "wk", "wv"))
+        trace = shown.run(
+            init="custom", custom_weights=typed, d_out=len(typed[0][0]), heads=1,
+            heads_layout="split",
+        )  # fmt: skip
+    else:
+        trace = shown.run()
+        shown.heatmap("W_query", trace.W_query, labels=False)
+    head = shown.head()
+    shown.focus(trace, head)
+    shown.weights("attention weights", trace, head)
+    shown.heatmap("keys = X · W_key", trace.keys)
+
+
+def scaling_page(shown: Shown) -> None:
+    for scaling, caption in zip(
+        ("none", "d", "sqrt_d"), _captions(shown, "largest weight"), strict=True
+    ):
+        trace = shown.run(scaling=scaling, dropout=0.0)
+        title = {"none": "no scaling", "d": "÷ d_k = ÷ ", "sqrt_d": "÷ √d_k = ÷ "}[scaling]
+        if scaling != "none":
+            title += shown.fmt(trace.scale_divisor)
+        shown.heatmap(title, trace.weights_after_dropout[0])
+        diagnostics = trace.diagnostics
+        assert caption == (
+            f"Token {shown.query + 1}: largest weight "
+            f"{shown.fmt(diagnostics.max_weight[0, shown.query])}, entropy "
+            f"{shown.fmt(diagnostics.entropy[0, shown.query])} nats. Score variance "
+            f"{shown.fmt(diagnostics.scaled_score_variance)}."
+        )
+
+
+SHORT_TITLES = {
+    "neg_inf": "−∞, then softmax",
+    "zero_renorm": "softmax, zero, renormalise",
+    "zero_scores": "scores × mask (pitfall)",
+    "zero_no_renorm": "softmax, zero (pitfall)",
+}
+
+
+def causal_page(shown: Shown) -> None:
+    settings = shown.settings
+    for strategy in MASK_STRATEGIES:
+        trace = shown.run(mask="causal", mask_strategy=strategy, dropout=0.0)
+        shown.heatmap(SHORT_TITLES[strategy], trace.weights_after_dropout[0])
+    inspected = shown.run(mask="causal", mask_strategy=settings["inspect"], dropout=0.0)
+    verdict = judge_mask(inspected)
+    metrics = {m.label: m.value for m in shown.at.metric}
+    assert metrics["largest weight above the diagonal"] == shown.fmt(verdict.leaked)
+    assert metrics["worst row-sum error"] == shown.fmt(verdict.worst_row_sum_error)
+    config = core_config(settings)
+    peek = no_peeking(shown.embeddings, config, settings["peek_token"] - 1, settings["peek_amount"])
+    table = table_with(shown.at, "output moved, causal mask")
+    assert column(table, "output moved, causal mask") == [shown.fmt(v) for v in peek.with_mask]
+    assert column(table, "output moved, no mask") == [shown.fmt(v) for v in peek.without_mask]
+    padded = shown.run(mask="padding", padding=settings["lesson_padding"], dropout=0.0)
+    shown.heatmap("padding mask: no one attends to padding", padded.weights_after_dropout[0])
+    size = shown.embeddings.num_tokens
+    linked = settings["my_mask"]
+    if linked and len(linked) == size and all(len(row) == size for row in linked):
+        allowed = tuple(tuple(bool(v) for v in row) for row in linked)
+    else:
+        allowed = tuple(tuple(i > 0 and j <= i for j in range(size)) for i in range(size))
+    mine = shown.run(mask="custom", custom_mask=allowed, dropout=0.0)
+    shown.heatmap("your mask", mine.weights_after_dropout[0])
+
+
+def dropout_page(shown: Shown) -> None:
+    settings = shown.settings
+    p = settings["dropout"] if settings["dropout"] > 0 else 0.5
+    train = shown.run(dropout=p, train=True)
+    evaluation = shown.run(dropout=p, train=False)
+    shown.heatmap("before dropout (evaluation)", evaluation.weights_after_dropout[0])
+    shown.weights(f"training, p = {p:g} (✕ = dropped)", train)
+    sums = ", ".join(shown.fmt(v) for v in train.diagnostics.row_sums_after_dropout[0].tolist())
+    assert _captions(shown, "Row sums in training")[0].endswith(f"Row sums in training: {sums}.")
+    average, gap = dropout_average(train.weights, p, settings["samples"], settings["dropout_seed"])
+    assert [m.value for m in shown.at.metric] == [shown.fmt(gap)]
+    shown.heatmap(f"average of {settings['samples']} samples", average[0])
+
+
+def multihead_page(shown: Shown) -> None:
+    config = several_heads(core_config(shown.settings, dropout=0.0), shown.embeddings.d_in)
+    trace = run_attention(shown.embeddings, config) if config is not None else shown.run()
+    for head in range(trace.num_heads):
+        shown.weights(f"head {head + 1}", trace, head)
+    shown.heatmap("the heads' outputs side by side", trace.context)
+    title = "weights averaged over heads (what nn.MultiheadAttention returns)"
+    shown.heatmap(title, trace.mean_weights)
+
+
+def mistakes_page(shown: Shown) -> None:
+    runs = common_mistakes(shown.embeddings, core_config(shown.settings))
+    labels = [e.label for e in shown.at.expander if e.label[:1].isdigit()]
+    assert [label.split(". ", 1)[0] for label in labels] == [str(i + 1) for i in range(len(runs))]
+    differences = [m.value for m in shown.at.markdown if m.value.startswith("The outputs differ")]
+    assert differences == [f"The outputs differ by up to **{shown.fmt(runs[0].max_diff)}**."]
+    first = runs[0]
+    shown.heatmap("the mistake", first.wrong_weights[0])
+    shown.heatmap("mistake − correct", first.weight_difference[0])
+
+
+def word_vectors_page(shown: Shown) -> None:
+    from real_model import glove_attention
+
+    glove = glove_attention(shown.settings["sentence"])
+    labels = display_labels(glove.words)
+    focus = glove.focus_index(shown.settings["word"])
+    table = next(t for t in markdown_tables(shown.at) if t[0][0] == "numbers")
+    printed = [cell for row in table[1:] for cell in row[1:]]
+    assert printed == [shown.fmt(v) for v in glove.embeddings.values[focus].tolist()]
+    expect_heatmap(chart(shown.at, "softmax(X Xᵀ / √50)"), glove.softmax.weights[0],
+                   shown.decimals, labels)  # fmt: skip
+
+
+def real_sentences_page(shown: Shown) -> None:
+    from real_model import compare_word, shared_model
+    from real_model.seed001 import AMAZON, ODYSSEY
+
+    comparison = compare_word(shared_model(), ODYSSEY, AMAZON, shown.settings["compare"].lower())
+    metrics = {m.label: m.value for m in shown.at.metric}
+    assert metrics["cosine of its two contextual vectors"] == shown.fmt(
+        comparison.contextual_cosine
+    )
+    assert metrics["cosine of its two noncontextual vectors"] == shown.fmt(
+        comparison.noncontextual_cosine
+    )
+    assert any(s.value.startswith("Reproduced") for s in shown.at.success)
+
+
+def flow_page(shown: Shown) -> None:
+    from tests.ui.test_flow_lines_compare import check_every_number
+
+    diagrams = [s for s in vega_specs(shown.at) if not title_of(s)]  # the one untitled picture
+    assert len(diagrams) == 1
+    check_every_number(shown.run(), shown.query, shown.head(), diagrams[0], shown.decimals)
+
+
+def compare_page(shown: Shown) -> None:
+    titles = [title_of(s) for s in vega_specs(shown.at)]
+    pin = shown.settings["pin"]
+    if not pin:
+        assert not [t for t in titles if t.startswith(("A:", "B − A"))]
+        return
+    pinned = read_pin(pin)
+    first = run_attention(pinned.embeddings(), pinned.config())
+    second = shown.run()
+    if first.num_heads != second.num_heads:
+        before, after, head = first.mean_weights, second.mean_weights, None
+    else:
+        head = shown.head()
+        before, after = first.weights_after_dropout[head], second.weights_after_dropout[head]
+    a_title, b_title = [t for t in titles if t.startswith(("A: weights", "B: weights"))]
+    expect_heatmap(chart(shown.at, a_title), before, shown.decimals, display_labels(pinned.tokens))
+    expect_heatmap(chart(shown.at, b_title), after, shown.decimals, shown.labels)
+    if first.num_tokens == second.num_tokens:
+        difference = chart(shown.at, "B − A: change of each weight")
+        expect_heatmap(difference, after - before, shown.decimals, shown.labels)
+    else:
+        assert "B − A: change of each weight" not in titles
+
+
+def _captions(shown: Shown, containing: str) -> list[str]:
+    return [c.value for c in shown.at.caption if containing in c.value]
+
+
+CHECKS: dict[str, Callable[[Shown], None]] = {
+    "streamlit_app": playground,
+    "0_Flow": flow_page,
+    "0_Compare": compare_page,
+    "1_Embeddings": embeddings_page,
+    "2_Simplified_attention": simplified_page,
+    "3_Trainable_weights": trainable_page,
+    "4_Scaling": scaling_page,
+    "5_Causal_mask": causal_page,
+    "6_Dropout": dropout_page,
+    "7_Multi-head_attention": multihead_page,
+    "8_Common_mistakes": mistakes_page,
+    "9_Word_vectors": word_vectors_page,
+    "10_Real_sentences": real_sentences_page,
+}
+
+
+def check_numbers(at) -> Settings:
+    """Assert that the page shows the core's numbers for the settings it shows; returns them."""
+    shown = Shown(at)
+    CHECKS[current_page(at)](shown)
+    return shown.settings

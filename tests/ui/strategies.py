@@ -1,0 +1,121 @@
+"""Hypothesis strategies drawn from the parameter table: legal links and legal values.
+
+A legal link is one a learner can make with the dashboard's own controls: every value inside
+its row's range (token-dependent ranges narrowed to the matrix), heads that fit the width of
+queries, labels the editor accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from hypothesis import strategies as st
+
+from attention_core.compare import PIN_SCOPES
+from attention_core.param_spec import Param
+from attention_core.params import PARAMS, lesson_params
+
+LINK_SCOPES = ("config", "view")
+LABELS = ("a", "b", "journey", "to", "x⁽¹⁾", "Ünïcødé", "🙂", "new", "token 7", "the")
+SENTENCES = (
+    "I must go back to my ship and to my crew",
+    "We process and ship your order",
+    "the bank by the river",
+    "ship",
+)
+WORDS = ("ship", "crew", "order", "the", "river", "absent")
+COMMON_WORDS = ("ship", "and")  # tokens of both of seed 001's sentences
+HEADS_DEPEND_ON = ("init", "d_out", "heads_layout")
+
+
+def number(param: Param, num_tokens: int) -> st.SearchStrategy[Any]:
+    """A legal value of a numeric row, on its step grid."""
+    low, high = param.limits(num_tokens)
+    if param.kind == "int":
+        return st.integers(int(low), int(high))
+    steps = round((high - low) / (param.step or 1))
+    return st.integers(0, steps).map(lambda k: round(low + k * (param.step or 1), 6))
+
+
+def value(param: Param, num_tokens: int) -> st.SearchStrategy[Any]:
+    """A legal value of any row but the matrices and labels."""
+    if param.kind in ("int", "float"):
+        return number(param, num_tokens)
+    if param.kind == "bool":
+        return st.booleans()
+    if param.kind == "choice":
+        return st.sampled_from(param.choices)
+    texts = {"sentence": SENTENCES, "own": SENTENCES, "word": WORDS, "compare": COMMON_WORDS}
+    return st.sampled_from(texts[param.name])
+
+
+def matrix_text(rows: list[list[float]]) -> str:
+    return PARAMS["x"].to_text(tuple(tuple(r) for r in rows))
+
+
+def matrices(rows: int, columns: int, limit: int = 1000) -> st.SearchStrategy[list[list[float]]]:
+    """Matrices of numbers with two decimals within ±limit/100 (the editor's ±10 by default)."""
+    cell = st.integers(-limit, limit).map(lambda k: k / 100)
+    row = st.lists(cell, min_size=columns, max_size=columns)
+    return st.lists(row, min_size=rows, max_size=rows)
+
+
+def legal_heads(values: dict[str, Any], d_in: int) -> list[int]:
+    """Head counts the core accepts with these values."""
+    if values["init"] == "identity":
+        return [h for h in range(1, 9) if d_in % h == 0]
+    if values["heads_layout"] == "wrapper":
+        return list(range(1, 9))
+    return [h for h in range(1, 9) if values["d_out"] % h == 0]
+
+
+@st.composite
+def legal_links(draw: st.DrawFn, page: str) -> dict[str, str]:
+    """A link to ``page`` whose every value is legal together; each knob present or not."""
+    link: dict[str, str] = {}
+    count = draw(st.sampled_from((1, 6, 12)) | st.integers(1, 12))
+    d_in = draw(st.sampled_from((1, 2, 3, 4, 16)))
+    if draw(st.booleans()):
+        link["preset"] = "random"
+        link["num_tokens"], link["d_in"] = str(count), str(d_in)
+    else:
+        link["preset"] = draw(st.sampled_from(PARAMS["preset"].choices))
+        link["x"] = matrix_text(draw(matrices(count, d_in)))
+        labels = draw(st.lists(st.sampled_from(LABELS), min_size=count, max_size=count))
+        link["tokens"] = ",".join(labels)
+    values: dict[str, Any] = {}
+    names = [n for n, p in PARAMS.items() if p.scope in LINK_SCOPES or p.page == page]
+    for name in names:
+        param = PARAMS[name]
+        if param.kind in ("matrix", "labels") or name in ("heads", "head", "pin"):
+            continue
+        values[name] = draw(value(param, count))
+        if name == "query" or draw(st.integers(0, 3)):  # most knobs away from a bare link
+            link[name] = param.to_text(values[name])
+    effective = {n: values[n] if n in link else PARAMS[n].default for n in HEADS_DEPEND_ON}
+    heads = draw(st.sampled_from(legal_heads(effective, d_in)))
+    link["heads"] = str(heads)
+    link["head"] = str(draw(st.integers(1, heads)))
+    if page == "3_Trainable_weights" and link.get("weights_from") == "typed":
+        width = draw(st.integers(1, 4))
+        for name in ("wq", "wk", "wv"):
+            link[name] = matrix_text(draw(matrices(d_in, width)))
+    if page == "5_Causal_mask" and draw(st.booleans()):
+        row = st.lists(st.booleans(), min_size=count, max_size=count)
+        rows = draw(st.lists(row, min_size=count, max_size=count))
+        link["my_mask"] = matrix_text([[1.0 if v else 0.0 for v in r] for r in rows])
+    if page == "0_Compare" and draw(st.booleans()):
+        link["pin"] = pin_of(link, seed=draw(st.integers(0, 99)))
+    return link
+
+
+def pin_of(link: dict[str, str], **changes: object) -> str:
+    """A pin of the link's matrix and settings (what *Pin* keeps), with some values changed."""
+    kept = {k: v for k, v in link.items() if k in PARAMS and PARAMS[k].scope in PIN_SCOPES}
+    return urlencode({**kept, **{k: str(v) for k, v in changes.items()}})
+
+
+def page_lesson_names(page: str) -> tuple[str, ...]:
+    """The lesson knobs of one page that have a widget."""
+    return tuple(n for n in lesson_params(page) if PARAMS[n].widget)

@@ -1,0 +1,211 @@
+"""Link fuzzing (issue 11, item 4): every page × every link parameter × hostile values.
+
+A link carries one hostile value over a rich, valid base. Whatever it is: no exception, a
+notice in the learner's words for a bad value (shown as text: the hostile text only inside
+code spans), the parameter falls back on its own, and every other value of the link is kept,
+in the URL and in the widgets.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import unicodedata
+
+import pytest
+
+from attention_core.compare import read_pin
+from attention_core.embeddings import JOURNEY_VALUES
+from attention_core.errors import AttentionInputError
+from attention_core.params import PARAMS
+from attention_core.settings import Settings
+from tests.ui.apptest import (
+    PAGES,
+    assert_clean,
+    guarded_messages,
+    notices,
+    open_page,
+    shown_settings,
+    url_params,
+    without_code,
+)
+
+BASE = {
+    "preset": "journey",
+    "tokens": "Your,journey,starts,with,one,step",
+    "x": "0.44,0.15,0.89;0.55,0.87,0.66;0.57,0.85,0.64;0.22,0.58,0.33;0.77,0.25,0.1;0.05,0.8,0.55",
+    "d_out": "4",
+    "heads": "2",
+    "head": "2",
+    "init": "linear",
+    "seed": "7",
+    "scaling": "d",
+    "mask": "padding",
+    "padding": "2",
+    "dropout": "0.25",
+    "dropout_seed": "3",
+    "mask_strategy": "zero_renorm",
+    "qkv_bias": "true",
+    "out_proj": "identity",
+    "query": "3",
+    "decimals": "3",
+    "weight_scale": "fixed",
+    "input_scale": "2.5",
+    "inspect": "neg_inf",
+    "peek_token": "4",
+    "peek_amount": "1.5",
+    "lesson_padding": "2",
+    "wq": "1,0;0,1;0.5,0.5",
+    "wk": "0.2,0.1;-1,0.3;0,2",
+    "wv": "1,1;0,-1;0.25,0",
+    "my_mask": ";".join(",".join("1" if j <= i else "0" for j in range(6)) for i in range(6)),
+    "sentence": "We process and ship your order",
+    "word": "order",
+    "text": "own",
+    "own": "the bank by the river",
+    "compare": "and",
+    "layer": "2",
+    "model_head": "3",
+    "samples": "40",
+}
+HOSTILE = (
+    "",
+    "   ",
+    "9" * 400,  # huge
+    "-99999",
+    "nan",
+    "1e999",
+    "١٢",  # Arabic-Indic digits: int() reads 12, a link must not
+    "１２",  # full-width digits
+    "**bold** _it_",
+    "[click](http://evil.example/x)",
+    "![pixel](http://evil.example/p.png)",
+    "<img src=x onerror=alert(1)>",
+    ":material/home: :red[x]",
+    "`x` $x^2$ \\ {#} ~ %",
+    "\u202eevil",  # a direction override
+    "a" * 10_000,
+)
+# A token-dependent value one past the 6 tokens, and a head past the 2 heads.
+OUT_OF_RANGE = {"query": "7", "padding": "7", "peek_token": "7", "lesson_padding": "7", "head": "3"}
+CLAMPED = {"query": "6", "padding": "6", "peek_token": "6", "lesson_padding": "6", "head": "2"}
+DEPENDENTS = {"heads": {"head"}}  # a head count that falls back may leave no head 2
+TEXTS = {name for name, p in PARAMS.items() if p.kind == "text"}
+REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def legal_text(name: str, value: str) -> bool:
+    """Free text a widget accepts: printable, not empty, within its row's length."""
+    cleaned = " ".join(value.split())
+    printable = all(
+        unicodedata.category(ch) not in REFUSED and (ch == " " or not ch.isspace())
+        for ch in cleaned
+    )
+    return bool(cleaned) and printable and len(cleaned) <= PARAMS[name].high
+
+
+def is_bad(name: str, value: str) -> bool:
+    """Every hostile value is refused, except free text a learner may type."""
+    if name == "pin":  # the Compare page reads a pin whole, as a link's query string, or not at all
+        return not legal_text(name, value) or not _reads_as_pin(value)
+    return not legal_text(name, value) if name in TEXTS else True
+
+
+def _reads_as_pin(value: str) -> bool:
+    try:
+        read_pin(" ".join(value.split()))
+    except AttentionInputError:
+        return False
+    return True
+
+
+@functools.cache
+def reference(page: str) -> Settings:
+    """What the base link shows on ``page`` (clean: no notice, nothing refused)."""
+    at = open_page(page, BASE)
+    assert_clean(at)
+    assert notices(at) == []
+    return shown_settings(at)
+
+
+def check_one(page: str, name: str, value: str | list[str], bad: bool) -> None:
+    """Open ``page`` from the base link with ``name=value``; ``bad``: the value is refused."""
+    at = open_page(page, {**BASE, name: value})
+    given = value[-1] if isinstance(value, list) else value
+    param = PARAMS[name]
+    applies = param.page in ("", page)
+    assert_clean(at, allow_guarded=name in TEXTS and applies)  # a word no model knows
+    found = notices(at)
+    named = [n for n in found if n.startswith(f"**{param.label}**: ")]
+    if name == "pin":  # a text that is no pin is refused by the page, through its error path
+        named += [m for m in guarded_messages(at) if "the pinned settings A" in m]
+    others = {PARAMS[d].label for d in DEPENDENTS.get(name, ())}
+    assert [n for n in found if n not in named and n[2:].split("**")[0] not in others] == [], (
+        f"only {name} may be noticed: {found}"
+    )
+    repeated = isinstance(value, list)
+    assert bool(named) == (applies and (bad or repeated)), (name, given[:40], found)
+    for notice in named:
+        for piece in {given.strip()[:20], given.strip()[-20:]} - {""}:
+            if len(piece) > 1 and piece not in param.label:
+                assert piece not in without_code(notice), notice
+    settings, kept = shown_settings(at), reference(page)  # the URL parses clean, widgets agree
+    for key in kept.values.keys() - {name} - DEPENDENTS.get(name, set()):
+        assert settings[key] == kept[key], key
+    assert settings.tokens == kept.tokens
+    assert name == "x" or settings.rows == kept.rows
+    url = url_params(at)
+    if not applies:
+        assert name not in url
+    elif name in OUT_OF_RANGE and given == OUT_OF_RANGE[name]:
+        assert param.to_text(settings[name]) == CLAMPED[name]
+    elif name == "x":
+        assert settings.rows == JOURNEY_VALUES  # the preset's matrix, as the notice says
+    elif name == "tokens":
+        pass  # labels travel with the matrix: checked with settings.tokens above
+    elif bad:
+        assert name not in url  # back to its default, which a link leaves out
+    else:
+        assert param.to_text(settings[name]) == " ".join(given.split())
+
+
+# Every parameter meets every hostile value once, and every page meets every parameter.
+CASES = [
+    (list(PAGES)[i % len(PAGES)], name, value)
+    for i, (name, value) in enumerate(itertools.product(PARAMS, HOSTILE))
+]
+
+
+@pytest.mark.parametrize("name", list(PARAMS))
+def test_hostile_values_fall_back_alone_with_a_notice(name):
+    for page, param, value in CASES:
+        if param == name:
+            check_one(page, param, value, is_bad(param, value))
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_values_out_of_range_for_the_tokens_are_brought_in_with_a_notice(page):
+    for name, value in OUT_OF_RANGE.items():
+        check_one(page, name, value, bad=True)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_repeated_key_uses_its_last_value_and_says_so(page):
+    check_one(page, "d_out", ["6", "2"], bad=False)
+    check_one(page, "seed", ["nan", "11"], bad=False)
+    check_one(page, "scaling", ["none", "bogus"], bad=True)
+
+
+UNKNOWN = ("zzz", "D_OUT", "x[]", "**k**", "<b>k</b>", "[k](http://evil.example)", "k" * 500)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_unknown_keys_are_named_and_ignored(page):
+    at = open_page(page, {**BASE, **dict.fromkeys(UNKNOWN, "1")})
+    assert_clean(at)
+    found = notices(at)
+    assert len(found) == len(UNKNOWN)
+    for key, notice in zip(UNKNOWN, found, strict=True):
+        assert notice.startswith("**Link**: ") and "is not a setting" in notice
+        assert key[:20] not in without_code(notice)
+    assert shown_settings(at) == reference(page)

@@ -1,0 +1,215 @@
+"""Every page, fresh and from a deep link: it runs clean and shows the core's numbers.
+
+AppTest sets widget values directly (no browser): these tests check numbers and states.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_core.params import PARAMS
+from tests.ui.apptest import (
+    HOME,
+    PAGES,
+    assert_clean,
+    markdown_tables,
+    notices,
+    open_page,
+    records,
+    reopen_from_link,
+    shared_link,
+    url_params,
+    vega_specs,
+    widgets,
+)
+from tests.ui.oracle import check_numbers
+
+# Every shared value away from its default, all valid together (5 tokens, 3 numbers each).
+SHARED = {
+    "tokens": "a,b,c,d,e",
+    "x": "0.1,0.2,0.3;0.4,-0.5,0.6;1,0,0;0.25,0.5,-1;2,1,-3",
+    "d_out": "4",
+    "heads": "2",
+    "init": "linear",
+    "seed": "42",
+    "scaling": "d",
+    "mask": "padding",
+    "padding": "2",
+    "dropout": "0.3",
+    "dropout_seed": "5",
+    "query": "3",
+    "decimals": "3",
+    "qkv_bias": "true",
+    "out_proj": "linear",
+    "weight_scale": "fixed",
+    "head": "2",
+}
+LESSON = {
+    "2_Simplified_attention": {"input_scale": "3.5"},
+    "3_Trainable_weights": {
+        "weights_from": "typed",
+        "wq": "1,0;0,1;0.5,0.5",
+        "wk": "0.2,0.1;-1,0.3;0,2",
+        "wv": "1,1;0,-1;0.25,0",
+    },
+    "5_Causal_mask": {
+        "inspect": "neg_inf",
+        "peek_token": "3",
+        "peek_amount": "-1.5",
+        "lesson_padding": "2",
+        "my_mask": "1,0,0,0,0;1,1,0,0,0;0,0,1,0,0;1,1,1,1,0;0,0,0,0,0",
+    },
+    "6_Dropout": {"samples": "50"},
+    "9_Word_vectors": {"sentence": "We process and ship your order", "word": "order"},
+    "10_Real_sentences": {"text": "amazon", "compare": "and", "layer": "2", "model_head": "3"},
+}
+
+
+def deep_link(page: str) -> dict[str, str]:
+    return {**SHARED, **LESSON.get(page, {})}
+
+
+def snapshot(at) -> tuple:
+    """Everything numeric a learner reads: charts' cells, tables, metrics, sentences."""
+    cells = [[r.get("text") for r in records(s)] for s in vega_specs(at)]
+    texts = [m.value for m in (*at.markdown, *at.caption, *at.latex)]
+    return cells, markdown_tables(at), [m.value for m in at.metric], texts
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_fresh_session_runs_clean_with_the_cores_numbers_and_a_bare_link(page):
+    at = open_page(page)
+    assert_clean(at)
+    assert notices(at) == []
+    check_numbers(at)
+    assert url_params(at) == {}  # nothing differs from the defaults yet
+    path = PAGES[page].url_path
+    assert shared_link(at) == f"http://localhost:8501/{path}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_deep_link_keeps_every_value_and_shows_the_cores_numbers(page):
+    link = deep_link(page)
+    at = open_page(page, link)
+    assert_clean(at)
+    assert notices(at) == []
+    settings = check_numbers(at)
+    kept = {k: [v] for k, v in link.items() if PARAMS[k].page in ("", page)}
+    assert url_params(at) == kept
+    drawn = dict(widgets(at))
+    for key in drawn.keys() & link.keys():
+        assert PARAMS[key].to_text(settings[key]) == link[key], key
+    assert settings.tokens == ("a", "b", "c", "d", "e")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_copied_link_opens_the_same_numbers_in_a_new_session(page):
+    at = open_page(page, deep_link(page))
+    again = reopen_from_link(at)
+    assert_clean(again)
+    assert snapshot(again) == snapshot(at)
+
+
+# One learner's action per page, through its widget, that changes numbers on that page.
+INTERACTIONS = {
+    HOME: ("slider", "d_out", 4),
+    "1_Embeddings": ("selectbox", "preset", "nugues"),
+    "2_Simplified_attention": ("slider", "input_scale", 4.0),
+    "3_Trainable_weights": ("selectbox", "init", "linear"),
+    "4_Scaling": ("slider", "d_out", 6),
+    "5_Causal_mask": ("selectbox", "peek_token", 4),
+    "6_Dropout": ("slider", "samples", 1000),
+    "7_Multi-head_attention": ("slider", "d_out", 4),
+    "0_Flow": ("selectbox", "stage", 5),
+    "0_Compare": ("slider", "d_out", 4),
+    "8_Common_mistakes": ("selectbox", "init", "linear"),
+    "9_Word_vectors": ("text_input", "word", "crew"),
+    "10_Real_sentences": ("selectbox", "layer", 2),
+}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_one_interaction_changes_the_numbers_to_the_cores(page):
+    at = open_page(page, {"pin": "preset=journey"} if page == "0_Compare" else {})  # A pinned
+    before = snapshot(at)
+    kind, key, value = INTERACTIONS[page]
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert_clean(at)
+    settings = check_numbers(at)
+    assert settings[key] == value
+    assert snapshot(at) != before
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p not in (HOME, "0_Flow", "0_Compare")])
+def test_predict_then_reveal_hides_the_answer_until_asked(page):
+    at = open_page(page)
+    before = {s.value for s in at.success}
+    shown = " ".join(m.value for m in (*at.markdown, *at.caption, *at.success, *at.info))
+    buttons = [b for b in at.button if b.key and b.key.startswith("reveal_")]
+    assert len(buttons) == 1
+    buttons[0].click().run()
+    revealed = [s.value for s in at.success if s.value not in before]
+    assert len(revealed) == 1 and len(revealed[0]) > 40
+    assert revealed[0][:40] not in shown
+    assert_clean(at)
+
+
+@pytest.mark.parametrize("params", [{"scoring": "cosine"}, {"out_proj": "linear"}])
+def test_simplified_attention_ignores_the_sidebars_scores_and_output_projection(params):
+    at = open_page("2_Simplified_attention", params)  # dot products, no weights of any kind
+    assert_clean(at)
+    check_numbers(at)
+
+
+def test_typed_weights_after_choosing_head_2_show_the_one_typed_head():
+    at = open_page("3_Trainable_weights", {"d_out": "4", "heads": "2"})
+    at.radio(key="head").set_value(2).run()
+    at.radio(key="weights_from").set_value("typed").run()  # typed matrices: a single head
+    assert_clean(at)
+    assert [r.key for r in at.radio if r.key == "head"] == []
+    check_numbers(at)
+
+
+def test_common_mistakes_without_projections_runs_the_mistakes_that_apply():
+    at = open_page("8_Common_mistakes", {"init": "identity"})  # issue 11: this page broke
+    assert_clean(at)
+    check_numbers(at)
+    titles = [e.label for e in at.expander if e.label[:1].isdigit()]
+    # the wrong-module mistake compares with nn.Linear weights as wide as the embeddings
+    assert len(titles) == 6 and titles[-1] == "6. Printing the wrong module's output"
+
+
+OVERFLOW = {"x": "10,10,10;9,10,10;10,9,10", "tokens": "a,b,c", "scaling": "none"}
+
+
+@pytest.mark.parametrize("page", ["5_Causal_mask", "6_Dropout"])
+def test_an_overflowing_naive_softmax_is_said_in_words_never_nan(page):
+    at = open_page(page, {**OVERFLOW, "norm": "naive_softmax"})  # e^450 is ∞ in float32
+    assert_clean(at)
+    assert any("largest difference undefined" in c.value for c in at.caption)
+    check_numbers(at)
+
+
+def test_the_lessons_padding_slider_stops_at_the_number_of_tokens():
+    at = open_page("5_Causal_mask", {"x": "1,0;0,1;1,1;0.5,0", "tokens": "a,b,c,d"})
+    slider = at.slider(key="lesson_padding")
+    assert (slider.min, slider.max) == (0, 4)
+    slider.set_value(4).run()  # every key is padding: every row fully masked
+    assert_clean(at)
+    assert notices(at) == []
+    assert check_numbers(at)["lesson_padding"] == 4
+
+
+def test_choosing_another_example_keeps_the_lessons_padding_in_its_slider():
+    at = open_page("5_Causal_mask", {"lesson_padding": "2"})
+    at.selectbox(key="preset").set_value("nugues").run()  # 3 tokens: the slider's range changes
+    assert at.slider(key="lesson_padding").value == 2
+    at.run()  # and the next run does not take the slider's minimum for a choice
+    assert check_numbers(at)["lesson_padding"] == 2
+
+
+def test_typed_weights_shown_at_six_decimals_come_back_the_same_from_the_copied_link():
+    at = open_page("3_Trainable_weights", {"decimals": "6"})
+    at.radio(key="weights_from").set_value("typed").run()  # the grids start from the sidebar's
+    check_numbers(at)  # the numbers are the core's on the matrices the link carries
+    assert snapshot(reopen_from_link(at)) == snapshot(at)

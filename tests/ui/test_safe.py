@@ -1,0 +1,140 @@
+"""The escaping module at the string level (issue 12, item 1), and what uses it: colours and
+Markdown tables. CommonMark rendering is checked with markdown-it-py (Streamlit's own Markdown
+runs in the browser: tests/e2e checks it there)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from ui import colors, safe, tables
+
+MARKDOWN = MarkdownIt("commonmark").enable("table")
+SPECIALS = "`*_[]()!<>#|\\$~{}^%&:/@=+-\n\t "
+TEXT = st.one_of(
+    st.text(max_size=300),
+    st.lists(st.sampled_from([*SPECIALS, "a", "1", ":material", "http://", "é", "😀"])).map(
+        "".join
+    ),
+)
+LIMIT = st.integers(1, 200)
+TEX_SPECIALS = set("\\{}$&#^_%~")
+
+
+def spans(markdown: str) -> list[tuple[str, str]]:
+    """Read safe.md's output as code spans joined by &#47;: (fence, content) pairs."""
+    found, position = [], 0
+    while position < len(markdown):
+        fence = re.match(r"`+", markdown[position:])
+        assert fence, markdown[position:]
+        ticks = fence.group(0)
+        close = re.compile(rf"(?<!`){ticks}(?!`)")
+        end = close.search(markdown, position + len(ticks))
+        assert end, markdown
+        content = markdown[position + len(ticks) : end.start()]
+        if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+            content = content[1:-1]  # CommonMark drops one padding space on each side
+        found.append((ticks, content))
+        position = end.end()
+        if position < len(markdown):
+            assert markdown.startswith("&#47;", position), markdown[position:]
+            position += len("&#47;")
+            if position == len(markdown):
+                found.append(("", ""))  # the text ended with the slash
+    return found
+
+
+@settings(max_examples=400)
+@given(text=TEXT, limit=LIMIT)
+@example(text="`", limit=10)
+@example(text="a :material/home: b", limit=120)
+@example(text=":material/", limit=120)
+@example(text="``x`` ```", limit=120)
+@example(text="\x00", limit=1)
+def test_md_is_code_spans_holding_exactly_the_shortened_text(text, limit):
+    markdown = safe.md(text, limit)
+    shortened = safe.shorten(text, limit)
+    assert len(shortened) <= limit and "\n" not in shortened
+    assert ":material/" not in markdown
+    found = spans(markdown)
+    assert "/".join(content for _, content in found) == shortened
+    for fence, content in found:
+        if not content:
+            continue
+        runs = re.findall("`+", content)
+        assert len(fence) > max((len(r) for r in runs), default=0)
+    rendered = MARKDOWN.renderInline(markdown)
+    assert set(re.findall(r"</?([a-z]+)", rendered)) <= {"code"}
+    # CommonMark (and a browser) shows U+0000 as U+FFFD; labels refuse it long before.
+    expected = shortened.replace("\x00", "\ufffd")
+    assert html.unescape(re.sub(r"<[^>]+>", "", rendered)) == expected
+
+
+@settings(max_examples=300)
+@given(text=TEXT, limit=st.integers(1, 80))
+@example(text="\\frac{a}{b} $x^2_i$ 50% ~ & #", limit=80)
+def test_tex_leaves_no_special_outside_its_char_groups(text, limit):
+    latex = safe.tex(text, limit)
+    assert latex.startswith(r"\text{") and latex.endswith("}")
+    body = latex[len(r"\text{") : -1]
+    char = re.compile(r'\{\\char"([0-9A-F]+)\}')
+    assert not set(char.sub("", body)) & TEX_SPECIALS
+    assert re.fullmatch(r"[A-Za-z0-9 ]*", char.sub("", body))
+    assert char.sub(lambda m: chr(int(m.group(1), 16)), body) == safe.shorten(text, limit)
+
+
+@given(text=TEXT, limit=LIMIT)
+def test_plain_and_plotly_text_is_one_short_line(text, limit):
+    for shown in (safe.plain(text, limit), html.unescape(safe.plotly(text, limit))):
+        assert shown == safe.shorten(text, limit) and "\n" not in shown
+    assert "<" not in safe.plotly(text, limit)
+
+
+LABELS = st.text(
+    st.characters(exclude_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")), max_size=30
+)
+
+
+@settings(max_examples=200)
+@given(labels=st.lists(LABELS, min_size=1, max_size=6), columns=st.booleans())
+@example(labels=["a|b", "| x |", "`|`", "\\|"], columns=True)
+def test_markdown_tables_keep_every_label_in_its_own_cell_as_text(labels, columns):
+    header = ["token", *(labels if columns else [f"c{j}" for j in range(len(labels))])]
+    rows = [[label, *("0.1234" for _ in labels)] for label in labels]
+    table = tables.markdown_table(header, rows, labelled_columns=columns)
+    rendered = MARKDOWN.render(table)
+    assert set(re.findall(r"</?([a-z]+)", rendered)) <= {
+        "table", "thead", "tbody", "tr", "th", "td", "code",
+    }  # fmt: skip
+    cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", rendered, re.DOTALL)
+    width = len(header)
+    assert len(cells) == width * (len(rows) + 1)
+    text = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in cells]
+    assert [text[(i + 1) * width] for i in range(len(rows))] == [
+        safe.shorten(label, 40) for label in labels
+    ]
+    if columns:
+        assert text[1:width] == [safe.shorten(label, 40) for label in labels]
+
+
+@pytest.mark.parametrize(
+    ("stops", "domain"),
+    [
+        (colors.SEQUENTIAL, colors.spread(0.0, 1.0, 5)),
+        (colors.SEQUENTIAL, colors.spread(0.1385, 0.2379, 5)),
+        (colors.DIVERGING, colors.spread(-1.0, 1.0, 5)),
+        (colors.DIVERGING, colors.spread(-1600.0, 1600.0, 5)),
+    ],
+)
+def test_the_chosen_text_colour_reads_on_every_colour_of_every_scale(stops, domain):
+    low, high = domain[0], domain[-1]
+    for k in range(-100, 2101):  # the whole domain, and past both ends (the scale clamps)
+        background = colors.interpolate(stops, domain, low + (high - low) * k / 2000)
+        assert colors.contrast(colors.ink(background), background) >= 4.5, background
+    assert colors.interpolate(stops, domain, low) == stops[0]
+    assert colors.interpolate(stops, domain, high) == stops[-1]
