@@ -1,6 +1,6 @@
 """Load test: 40 learners at once against a real `streamlit run`, the app and the baseline.
 
-Run: python bench/bench_load.py [--sessions 40] [--changes 10]
+Run: python bench/bench_load.py [--sessions 40] [--changes 10] [--real-models]
 (the app and the baseline page run with the same server settings, in the same run)
 Loopback only, bounded (sessions x (changes + 1) requests, 120 s per request), stops by
 itself. Each session opens the Playground from its own link through Streamlit's agent API
@@ -105,10 +105,39 @@ def browsers_during_load(url: str, count: int) -> list[float]:
     return seconds
 
 
-def measure(name: str, sessions: int, changes: int) -> dict[str, float]:
+def first_visits(url: str) -> dict[str, float]:
+    """Open the two real-weights pages in Chromium, one after the other, on a server that has
+    not loaded either model: seconds from navigation to their first chart (the model loads)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    seconds = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for path in ("Word_vectors", "Real_sentences"):
+                page = browser.new_page(viewport={"width": 1280, "height": 720})
+                start = time.perf_counter()
+                page.goto(f"{url}/{path}")
+                page.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=120_000)
+                seconds[f"first_visit_{path}_s"] = time.perf_counter() - start
+                page.close()
+        finally:
+            browser.close()
+    return seconds
+
+
+def measure(name: str, sessions: int, changes: int, real: bool = False) -> dict[str, float]:
     script, extra = SERVERS[name]
     process, url = start(script, extra)
     try:
+        visits = {}
+        if real:  # both real models loaded into this process before the class arrives
+            rss_before = rss_mb(process.pid)
+            visits = first_visits(url) if name == "app" else {}
+            visits["rss_before_models_mb"] = rss_before
+            visits["rss_models_loaded_mb"] = rss_mb(process.pid)
         learner(url, 0, 2, check=False)  # warm-up: imports, first run
         cpu0, alone = cpu_seconds(process.pid), learner(url, 1, changes, name == "app")
         rss_one = rss_mb(process.pid)
@@ -135,6 +164,7 @@ def measure(name: str, sessions: int, changes: int) -> dict[str, float]:
             "rss_many_mb": rss_mb(process.pid),
             "chromium_pages_ok": len(page_seconds),
             "chromium_page_max_s": max(page_seconds),
+            **visits,
         }
     finally:
         stop_server(process)
@@ -163,9 +193,21 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=40)
     parser.add_argument("--changes", type=int, default=10)
     parser.add_argument("--soak", type=int, default=0, help="only run a soak of N reruns")
+    parser.add_argument(
+        "--real-models",
+        action="store_true",
+        help="the app only: first open pages 9 and 10 in Chromium (GloVe and MiniLM load), "
+        "then the sessions; reports the first-visit times and the RSS with both loaded",
+    )
     args = parser.parse_args()
     if args.soak:
         soak(args.soak)
+        return
+    if args.real_models:
+        result = measure("app", args.sessions, args.changes, real=True)
+        print(f"app with both real models, {args.sessions} sessions, {os.cpu_count()} cores")
+        for key, value in result.items():
+            print(f"{key:30}{value:12.1f}")
         return
     results = {name: measure(name, args.sessions, args.changes) for name in SERVERS}
     print(f"{args.sessions} sessions x {args.changes + 1} requests, {os.cpu_count()} cores")

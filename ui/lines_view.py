@@ -73,10 +73,14 @@ def show_weights(
     key: str,
     max_width: int = views.CONTENT_WIDTH,
 ) -> None:
-    """The weights as the learner chose to see them: the heatmap, or lines (all heads)."""
-    view = controls.widget("weights_view", page.settings)
-    if view == "lines":
+    """The weights as the learner chose to see them: the heatmap, or lines (all heads).
+
+    The choice is drawn under the chart (its value was read at the start of the run), so
+    the weights stay on the first screen with 12 tokens.
+    """
+    if page.settings["weights_view"] == "lines":
         chart = lines_of(trace, page.labels, "attention weights as lines")
         show_lines(page, chart, f"{key}_lines", max_width)
     else:
         views.show_heatmap(page, heatmap, key, max_width=max_width)
+    controls.widget("weights_view", page.settings)

@@ -62,7 +62,8 @@ def widget_values(kind: str, widget: Any, num_tokens: int) -> st.SearchStrategy[
         return st.sampled_from(param.choices)
     if all(option.isdigit() for option in widget.options):
         return st.sampled_from([int(option) for option in widget.options])
-    return st.integers(1, len(widget.options))  # "x(3) starts", "head 2", "layer 1"...
+    first = int(param.low)  # "x(3) starts", "head 2", "layer 1"; isolate's 0 is every token
+    return st.integers(first, first + len(widget.options) - 1)
 
 
 def assert_shows_its_preset(shown: Settings) -> None:
