@@ -8,10 +8,7 @@ from real_model import (
     HEAD_TOLERANCE,
     MODEL_ENV,
     ModelLoadError,
-    compare_word,
     model_source,
-    noncontextual_embeddings,
-    reproduce_head,
 )
 from real_model.analysis import MAX_TOKENS, SIMPLIFIED
 from real_model.seed001 import AMAZON, ODYSSEY
@@ -45,7 +42,7 @@ if loaded is not None:
     own = controls.widget("own", page.settings) if choice == "own" else None
     sentence = own or SENTENCES.get(choice, ODYSSEY)
 
-    embeddings = page.call(noncontextual_embeddings, loaded, sentence)
+    embeddings = page.call(cached.sentence_embeddings, sentence)
     if embeddings is not None:
         labels = views.display(embeddings.tokens)
         st.markdown(
@@ -98,7 +95,7 @@ if loaded is not None:
             layer = controls.widget("layer", page.settings, count=loaded.num_layers)
         with right:
             head = controls.widget("model_head", page.settings, count=loaded.num_heads)
-        result = page.call(reproduce_head, loaded, sentence, layer - 1, head - 1)
+        result = page.call(cached.head, sentence, layer - 1, head - 1)
         as_lines = controls.widget("weights_view", page.settings) == "lines"
         if result is not None:
             shown = [(result.trace.weights[0], "attention_core with the head's weights", "hm_ours")]
@@ -146,7 +143,7 @@ if loaded is not None:
 
     st.header("One word, two contexts")
     word = controls.widget("compare", page.settings)
-    comparison = page.call(compare_word, loaded, ODYSSEY, AMAZON, word.lower())
+    comparison = page.call(cached.word_in_two_sentences, ODYSSEY, AMAZON, word.lower())
     if comparison is not None:
         first, second = st.columns(2)
         first.metric(

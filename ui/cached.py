@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attention_core.embeddings import Embeddings
 from attention_core.experiments import scaling_experiment
 from real_model import (
     GloveAttention,
+    HeadReproduction,
     LoadedModel,
     PlaygroundWords,
     SeedCheck,
+    WordComparison,
+    compare_word,
     forget_model,
     glove_attention,
+    noncontextual_embeddings,
+    reproduce_head,
     seed001_checks,
     shared_model,
 )
@@ -53,3 +59,23 @@ def playground_words(words: tuple[str, ...], width: int) -> PlaygroundWords:
     """Real words' GloVe vectors projected to ``width`` numbers (the PCA is fitted once)."""
     with st.spinner("Reading the GloVe vectors (first use only)…"):
         return projected_words(list(words), width)
+
+
+# The encoder's results for a sentence: one forward pass each, shared by every session that
+# asks for the same sentence, layer and head (pages only read them). A failure is not cached.
+@st.cache_resource(max_entries=64, show_spinner=False)
+def sentence_embeddings(sentence: str) -> Embeddings:
+    """The encoder's input embeddings of the sentence's tokens."""
+    return noncontextual_embeddings(shared_model(), sentence)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def head(sentence: str, layer: int, head: int) -> HeadReproduction:
+    """One head of the encoder (0-based layer and head) recomputed by the core."""
+    return reproduce_head(shared_model(), sentence, layer, head)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def word_in_two_sentences(first: str, second: str, word: str) -> WordComparison:
+    """A word's contextual vectors in two sentences, compared."""
+    return compare_word(shared_model(), first, second, word)
