@@ -98,12 +98,12 @@ def p95(values: list[float]) -> float:
     return ordered[round(0.95 * (len(ordered) - 1))] if ordered else float("nan")
 
 
-def measure(browser, name: str, moves: int, edits: int) -> dict[str, float]:
+def measure(browser, name: str, moves: int, edits: int, query: str = "") -> dict[str, float]:
     process, url = start_server(SERVERS[name])
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         page = context.new_page()
-        page.goto(url)
+        page.goto(url + (query if name == "app" else ""))
         page.wait_for_selector('[data-testid="stVegaLiteChart"] svg text', timeout=60_000)
         wait_idle(page)
         cpu = cpu_seconds(process.pid)
@@ -130,10 +130,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--edits", type=int, default=12)
+    parser.add_argument(
+        "--app-query", default="", help="a link's query for the app, e.g. ?panel=scores"
+    )
     args = parser.parse_args()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        results = {name: measure(browser, name, args.moves, args.edits) for name in SERVERS}
+        results = {
+            name: measure(browser, name, args.moves, args.edits, args.app_query) for name in SERVERS
+        }
         browser.close()
     app, base = results["app"], results["baseline"]
     print("| measure | app | baseline | ratio |\n| --- | --- | --- | --- |")
