@@ -63,11 +63,12 @@ def matrices(rows: int, columns: int, limit: int = 1000) -> st.SearchStrategy[li
 
 def legal_heads(values: dict[str, Any], d_in: int) -> list[int]:
     """Head counts the core accepts with these values."""
+    counts = range(1, int(PARAMS["heads"].high) + 1)
     if values["init"] == "identity":
-        return [h for h in range(1, 9) if d_in % h == 0]
+        return [h for h in counts if d_in % h == 0]
     if values["heads_layout"] == "wrapper":
-        return list(range(1, 9))
-    return [h for h in range(1, 9) if values["d_out"] % h == 0]
+        return list(counts)
+    return [h for h in counts if values["d_out"] % h == 0]
 
 
 @st.composite

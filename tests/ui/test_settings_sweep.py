@@ -18,6 +18,7 @@ from tests.ui.oracle import check_numbers
 from tests.ui.strategies import LABELS, legal_heads, legal_links, matrix_text, pin_of
 
 STRATEGIES = tuple(MASK_STRATEGIES)
+D_OUT_HIGH = int(PARAMS["d_out"].high)  # the grid's 12 links hold every d_out up to it
 CHOICES = {name: p.choices for name, p in PARAMS.items() if p.kind == "choice"}
 
 
@@ -30,7 +31,7 @@ def grid_link(k: int) -> dict[str, str]:
     mask = ("none", "causal", "padding")[k % 3]
     values = {
         "init": ("book", "linear", "identity")[(k // 2) % 3],
-        "d_out": k % 8 + 1,
+        "d_out": k % D_OUT_HIGH + 1,
         "heads_layout": ("split", "wrapper")[k % 2],
     }
     heads = [h for h in legal_heads(values, d_in) if h <= k % 4 + 1][-1]
@@ -107,7 +108,7 @@ def test_the_grid_covers_every_choice_and_mask_strategy():
     assert {(link["mask"], link["mask_strategy"]) for link in GRID} == {
         (m, s) for m in CHOICES["mask"] if m != "custom" for s in STRATEGIES
     }
-    assert {link["d_out"] for link in GRID} == {str(d) for d in range(1, 9)}
+    assert {link["d_out"] for link in GRID} == {str(d) for d in range(1, D_OUT_HIGH + 1)}
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -1,0 +1,108 @@
+"""Real Chromium: the Playground's heatmap/lines choice and the Compare page, as a learner
+uses them (a click, then a slider, then an edit, then the copied link in a fresh context).
+
+Every number is read from the screen and compared with ``attention_core`` run on the
+settings the page's URL carries.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_core.compare import compare_weights, read_pin
+from attention_core.embeddings import display_labels
+from attention_core.formatting import format_number
+from tests.e2e import expected, learner, screen
+from tests.e2e.screen import wait_idle
+
+pytestmark = pytest.mark.e2e
+
+LINES_TITLE = "attention weights as lines"
+
+
+def open_fresh(browser, url: str):
+    """The link opened in a new browser context (no cookies or state of the first one)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    screen.open_page(page, url)
+    wait_idle(page)
+    return context, page
+
+
+def test_lines_then_a_slider_then_the_copied_link_then_back_to_the_heatmap(server, browser, page):
+    screen.open_page(page, server)
+    wait_idle(page)
+    learner.click_radio(page, "weights_view", "lines")  # the choice under the chart
+    assert LINES_TITLE in screen.wait_for(page, screen.chart_titles, lambda t: LINES_TITLE in t)
+    wait_idle(page)
+    assert "weights_view=lines" in page.url
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out")
+    screen.after_change(page, screen.summary_text, before)
+    settings = expected.settings_of(page.url)
+    assert settings["d_out"] == 3 and settings["weights_view"] == "lines"
+    assert screen.summary_text(page) == expected.summary(settings)
+    assert LINES_TITLE in screen.chart_titles(page)
+
+    context, other = open_fresh(browser, screen.share_link(page))
+    try:
+        assert LINES_TITLE in screen.chart_titles(other)
+        assert screen.summary_text(other) == expected.summary(settings)
+    finally:
+        context.close()
+
+    learner.click_radio(page, "weights_view", "heatmap")
+    titles = screen.wait_for(page, screen.chart_titles, lambda t: "attention weights" in t)
+    assert "attention weights" in titles
+    wait_idle(page)
+    settings = expected.settings_of(page.url)
+    assert "weights_view" not in page.url and settings["d_out"] == 3
+    trace = expected.trace_of(settings)
+    assert screen.heatmap(page, "attention weights") == expected.weight_cells(settings, trace)
+
+
+def largest_change_text(url: str) -> str:
+    """The first sentence the Compare page must state for the link ``url``, from the core."""
+    settings = expected.settings_of(url)
+    first = expected.trace_of(read_pin(settings["pin"]))
+    second = expected.trace_of(settings)
+    top = compare_weights(first, second, head=0).largest[0]
+    labels = display_labels(second.tokens)
+    more = "more" if top.change > 0 else "less"
+    return (
+        f"{labels[top.query]} now attends {format_number(abs(top.change), 4)} {more} to "
+        f"{labels[top.key]}"
+    )
+
+
+def test_pin_then_a_slider_then_a_row_deleted_then_the_copied_link(server, browser, page):
+    screen.open_page(page, f"{server}/Compare")
+    wait_idle(page)
+    page.get_by_role("button", name="Pin these settings as A").click()
+    assert "pin=" in screen.wait_for(
+        page, lambda p: p.evaluate("location.href"), lambda u: "pin=" in u
+    )
+    wait_idle(page)
+    learner.press_slider(page, "d_out")
+    changes = ".st-key-compare_changes"
+    page.wait_for_selector(changes, timeout=60_000)
+    wait_idle(page)
+    assert largest_change_text(page.url) in page.locator(changes).inner_text()
+
+    page.get_by_text("Embedding matrix (edit me)", exact=True).click()
+    wait_idle(page)
+    learner.delete_row(page, 5)
+    said = "A has 6 tokens and B has 5"
+    found = screen.wait_for(page, screen.alerts, lambda seen: any(said in a for a in seen))
+    assert any(said in a for a in found), found
+    wait_idle(page)
+    assert len(expected.settings_of(page.url).tokens) == 5
+    assert [a for a in screen.alerts(page) if said not in a] == []  # no error beside it
+    assert page.locator(changes).count() == 0  # nothing subtracted
+
+    context, other = open_fresh(browser, screen.share_link(page))
+    try:
+        assert any(said in a for a in screen.alerts(other))
+        assert other.locator(changes).count() == 0
+    finally:
+        context.close()
