@@ -18,10 +18,12 @@ def start_server(
     extra: tuple[str, ...] = (),
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
+    root: Path = ROOT,
 ) -> tuple[subprocess.Popen, str]:
-    """Launch ``streamlit run script`` from the repository root; returns the process and URL.
+    """Launch ``streamlit run script`` from ``root`` (the repository's); returns the process
+    and URL.
 
-    ``env`` adds environment variables (the repository root is always importable).
+    ``env`` adds environment variables (``root`` is always importable).
     """
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -43,8 +45,8 @@ def start_server(
             "false",
             *extra,
         ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root), **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
