@@ -6,7 +6,9 @@ font shrinks (down to ``MIN_FONT``) until the chart fits the width it is given. 
 carries a ``description`` (its text alternative); layers that repeat what the text says are
 hidden from assistive technology. Data goes at the top of the spec, which Streamlit sends as a
 table: while the rest of the spec is unchanged the browser only swaps the data, instead of
-rebuilding the chart (colour scales are therefore widened to "nice" ranges that rarely move).
+rebuilding the chart. So nothing that moves with the numbers is written into a heatmap's spec:
+each cell carries its colour as a ``shade`` from 0 to 1 on a fixed scale, and the legend reads
+the range the colours span (``low`` … ``high``) from the data.
 """
 
 from __future__ import annotations
@@ -137,18 +139,31 @@ def nice_bound(extent: float) -> float:
     return next(m * power for m in (1, 2, 5, 10) if m * power >= extent - 1e-12)
 
 
-def _domain(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[list[float], tuple]:
+# The colour scale's fixed domain: a cell's ``shade`` is its place between ``low`` and ``high``.
+SHADES = colors.spread(0.0, 1.0, 5)
+# Streamlit gives the spec's top-level data (sent as a table) this name in the browser.
+DATA = "data('source')"
+
+
+def colour_range(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[float, float]:
+    """The values the colours span, ``low`` (first stop) to ``high`` (last stop)."""
     shown = [float(r["value"]) for r in records if r["value"] is not None]  # type: ignore[arg-type]
     if heatmap.kind == "weights":
         if heatmap.scale == "fixed" or not shown:
-            low, high = 0.0, 1.0
-        elif heatmap.shared is not None:
-            low, high = nice_range(*heatmap.shared)
-        else:
-            low, high = nice_range(min(shown), max(shown))
-        return colors.spread(low, high, 5), colors.SEQUENTIAL
+            return 0.0, 1.0
+        if heatmap.shared is not None:
+            return nice_range(*heatmap.shared)
+        return nice_range(min(shown), max(shown))
     extent = nice_bound(max((abs(v) for v in shown), default=1.0) or 1.0)
-    return colors.spread(-extent, extent, 5), colors.DIVERGING
+    return -extent, extent
+
+
+def _legend_label(decimals: int) -> str:
+    """A Vega expression: a legend tick's shade as the value it stands for (from the data)."""
+    first = f"{DATA}[0]"
+    value = f"{first}.low + datum.value * ({first}.high - {first}.low)"
+    # Vega draws the legend once before Streamlit inserts the data: print nothing then.
+    return f"length({DATA}) ? format({value}, '.{min(decimals, 2)}f') : ''"
 
 
 def geometry(
@@ -209,14 +224,13 @@ def make_heatmap(
     rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
     columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
     size, tilt = geometry(heatmap, [str(r["text"]) for r in records], present, max_width)
-    domain, stops = _domain(heatmap, records)
+    low, high = colour_range(heatmap, records)
+    stops = colors.SEQUENTIAL if heatmap.kind == "weights" else colors.DIVERGING
     for record in records:
-        background = (
-            colors.interpolate(stops, domain, float(record["value"]))  # type: ignore[arg-type]
-            if record["state"] == "shown"
-            else MASKED_GREY
-        )
-        record["ink"] = colors.ink(background)
+        shown = record["state"] == "shown"
+        shade = (float(record["value"]) - low) / (high - low) if shown else None  # type: ignore[arg-type]
+        background = colors.interpolate(stops, SHADES, shade) if shade is not None else MASKED_GREY
+        record.update(shade=shade, low=low, high=high, ink=colors.ink(background))
     printed = len(rows) <= TEXT_LIMIT and len(columns) <= TEXT_LIMIT
     plot_width = size.cell_width * len(columns)
     return {
@@ -256,7 +270,7 @@ def make_heatmap(
                 "axis": {"labelOverlap": False, "labelLimit": size.label_width},
             },
         },
-        "layer": _heatmap_layers(heatmap, domain, stops, size, printed, decimals),
+        "layer": _heatmap_layers(heatmap, stops, size, printed, decimals),
         "config": {
             "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
             "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
@@ -267,7 +281,6 @@ def make_heatmap(
 
 def _heatmap_layers(
     heatmap: Heatmap,
-    domain: list[float],
     stops: tuple,
     size: Geometry,
     printed: bool,
@@ -293,10 +306,10 @@ def _heatmap_layers(
             "encoding": {
                 "color": {
                     "condition": {"test": "datum.state != 'shown'", "value": MASKED_GREY},
-                    "field": "value",
+                    "field": "shade",
                     "type": "quantitative",
                     "scale": {
-                        "domain": domain,
+                        "domain": SHADES,
                         "range": list(stops),
                         "interpolate": "rgb",
                         "clamp": True,
@@ -306,8 +319,8 @@ def _heatmap_layers(
                         "orient": "bottom",
                         "direction": "horizontal",
                         "gradientLength": max(80, min(220, size.cell_width * len(heatmap.columns))),
-                        "format": f".{min(decimals, 2)}f",
-                        "tickCount": 3,
+                        "values": [0, 0.5, 1],  # low, middle, high
+                        "labelExpr": _legend_label(decimals),
                     },
                 },
                 "stroke": {"condition": {"test": marked, "value": DROPPED_RED}, "value": "white"},

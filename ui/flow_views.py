@@ -90,12 +90,21 @@ def _named(page: Page, j: int) -> str:
     return safe.md(page.labels[j], 24)
 
 
+def _all_named(page: Page, positions: list[int]) -> str:
+    return views.listing([_named(page, j) for j in positions])
+
+
+def _each(positions: list[int]) -> str:
+    return " each" if len(positions) > 1 else ""
+
+
 def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stage: int) -> str:
     """What the current stage does, with its numbers (Markdown, labels escaped)."""
     i, n = numbers.query, page.number
     me = f"{_named(page, i)} (x{flow.sup(i)})"
-    top_score = max(range(len(numbers.scores)), key=lambda j: numbers.scaled[j])
-    top_weight = max(range(len(numbers.weights)), key=lambda j: numbers.after_dropout[j])
+    top_scores = views.strongest(page, numbers.scores)
+    top_score = top_scores[0]
+    top_weights = views.strongest(page, numbers.after_dropout)
     config = trace.config
     blocked = [j for j, a in enumerate(numbers.allowed) if not a]
     texts = {
@@ -105,7 +114,7 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
         f"{page.vector(list(numbers.query_vector))}; every row of X times W_key and W_value "
         "gives that token's key and value (the rows of K and V).",
         3: f"**Stage 3.** q{flow.sup(i)} meets every row j of K: the largest score is with "
-        f"{_named(page, top_score)}, {n(numbers.scores[top_score])}.",
+        f"{_all_named(page, top_scores)}, {n(numbers.scores[top_score])}{_each(top_scores)}.",
         4: "**Stage 4.** No scaling: the scores pass unchanged."
         if config.scaling == "none"
         else f"**Stage 4.** Every score is divided by {n(numbers.scale_divisor)}: "
@@ -120,8 +129,8 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
         f"that sum to {n(float(trace.diagnostics.row_sums[numbers.head, i]))}.",
         7: _dropout_sentence(page, trace, numbers),
         8: f"**Stage 8.** z{flow.sup(i)} = Σⱼ αⱼ v⁽ʲ⁾ = {page.vector(list(numbers.head_context))}"
-        f": {me} attends most to {_named(page, top_weight)} "
-        f"({n(numbers.after_dropout[top_weight])}).",
+        f": {me} attends most to {_all_named(page, top_weights)} "
+        f"({n(numbers.after_dropout[top_weights[0]])}{_each(top_weights)}).",
         9: _output_sentence(page, numbers),
     }
     return texts[stage]

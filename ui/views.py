@@ -166,29 +166,49 @@ def head_choice(page: Page) -> int:
     return int(controls.widget("head", page.settings)) - 1
 
 
-def summary_words(page: Page, trace: AttentionTrace, head: int = 0) -> tuple[str, str, str, str]:
-    """The focused query, the key it attends to most, that weight, and its context vector."""
+def strongest(page: Page, values: Sequence[float]) -> list[int]:
+    """Every position whose printed value is the largest printed value.
+
+    Values that print alike are a tie on screen, so they are named together: picking one by
+    the last bit of a float would name a different token on another machine (identical rows
+    give weights that differ in their last bit, depending on the number of threads).
+    """
+    top = page.number(max(values))
+    return [j for j, v in enumerate(values) if page.number(v) == top]
+
+
+def listing(names: Sequence[str], most: int = 3) -> str:
+    """Names in words: ``a``, ``a and b``, ``a, b and c``, ``a, b and 4 more``."""
+    if len(names) > most:
+        return f"{', '.join(names[: most - 1])} and {len(names) - most + 1} more"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def summary_words(
+    page: Page, trace: AttentionTrace, head: int = 0
+) -> tuple[str, list[str], str, str]:
+    """The focused query, the keys it attends to most (ties named together), that weight
+    (``… each`` for a tie) and its context vector."""
     query = page.query
     weights = trace.weights_after_dropout[head, query].tolist()
-    best = max(range(len(weights)), key=lambda j: weights[j])
+    best = strongest(page, weights)
+    weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
     vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
-    return page.labels[query], page.labels[best], page.number(weights[best]), vector
+    return page.labels[query], [page.labels[j] for j in best], weight, vector
 
 
 def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
     """The focused query's result in words (Markdown-safe)."""
     query, best, weight, vector = summary_words(page, trace, head)
-    return (
-        f"{safe.md(query, 24)} attends most to {safe.md(best, 24)} ({weight}); "
-        f"context vector {vector}."
-    )
+    keys = listing([safe.md(label, 24) for label in best])
+    return f"{safe.md(query, 24)} attends most to {keys} ({weight}); context vector {vector}."
 
 
 def announce(page: Page, trace: AttentionTrace, head: int = 0) -> None:
     """A polite live region, visually hidden, that states the focused query's result in words
     after every change (what a screen reader user hears instead of seeing the heatmap)."""
     query, best, weight, vector = summary_words(page, trace, head)
-    text = f"{query} attends most to {best} ({weight}); context vector {vector}."
+    text = f"{query} attends most to {listing(best)} ({weight}); context vector {vector}."
     st.html(
         '<div class="sr-only" role="status" aria-live="polite" aria-atomic="true">'
         f"{safe.html_text(text)}</div>"

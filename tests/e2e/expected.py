@@ -17,6 +17,7 @@ from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from attention_core.parsing import format_matrix
 from attention_core.settings import Settings, read_params
+from tests.ui.oracle import tie_words
 
 
 def settings_of(url_or_query: str | Mapping[str, str]) -> Settings:
@@ -52,12 +53,14 @@ def summary(settings: Settings, trace: AttentionTrace | None = None, head: int =
     decimals = int(settings["decimals"])
     labels = display_labels(trace.tokens)
     query = settings.query_index
-    weights = trace.weights_after_dropout[head, query].tolist()
-    best = max(range(len(weights)), key=lambda j: weights[j])
+    row = trace.weights_after_dropout[head, query].tolist()
+    printed = [format_number(w, decimals) for w in row]
+    top = format_number(max(row), decimals)
+    tied = [labels[j] for j, text in enumerate(printed) if text == top]
     vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
     return (
-        f"{labels[query]} attends most to {labels[best]} "
-        f"({format_number(weights[best], decimals)}); context vector {vector}."
+        f"{labels[query]} attends most to {tie_words(tied)} "
+        f"({top}{' each' if len(tied) > 1 else ''}); context vector {vector}."
     )
 
 

@@ -105,7 +105,7 @@ def shown_context_vector(page) -> list[float]:
 
 def shown_top_weight(page) -> float:
     """The weight of the key the focused query attends to most."""
-    found = re.search(rf"\(({NUMBER})\)", summary_text(page))
+    found = re.search(rf"\(({NUMBER})(?: each)?\)", summary_text(page))
     assert found, summary_text(page)
     return float(found.group(1))
 

@@ -14,6 +14,7 @@ from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_idle
+from ui import charts
 
 pytestmark = pytest.mark.e2e
 
@@ -59,6 +60,45 @@ def test_lines_then_a_slider_then_the_copied_link_then_back_to_the_heatmap(serve
     assert "weights_view" not in page.url and settings["d_out"] == 3
     trace = expected.trace_of(settings)
     assert screen.heatmap(page, "attention weights") == expected.weight_cells(settings, trace)
+
+
+LEGEND = """([sel, title]) => {
+    for (const chart of document.querySelectorAll(sel)) {
+        const t = chart.querySelector('.role-title-text text');
+        if (!t || t.textContent !== title) continue;
+        const svg = chart.querySelector('svg');
+        svg.__id = svg.__id || Math.random();  // a rebuilt chart has a new svg without one
+        const labels = chart.querySelectorAll('.role-legend-label text');
+        return {svg: svg.__id, labels: [...labels].map(e => e.textContent)};
+    }
+    return null;
+}"""
+
+
+def expected_legend(settings) -> list[str]:
+    """The fitted colour range of the weights, low / middle / high, from the core's numbers."""
+    weights = expected.trace_of(settings).weights_after_dropout[0].flatten().tolist()
+    low, high = charts.nice_range(min(weights), max(weights))
+    return [f"{v:.2f}" for v in (low, low + 0.5 * (high - low), high)]
+
+
+def test_the_legend_follows_each_slider_step_and_the_chart_is_updated_in_place(page, server):
+    """The colour range moves with the numbers, read by the legend from the chart's data: the
+    spec stays the same, so the browser swaps the data of the chart it has (same svg node)."""
+    screen.open_page(page, server)
+    wait_idle(page)
+    first = page.evaluate(LEGEND, [screen.CHART, "attention weights"])
+    assert first["labels"] == expected_legend(expected.settings_of(page.url))
+    for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "ArrowLeft"):
+        before = screen.summary_text(page)
+        learner.press_slider(page, "d_out", key)
+        screen.after_change(page, screen.summary_text, before)
+        wait_idle(page)
+        shown = page.evaluate(LEGEND, [screen.CHART, "attention weights"])
+        settings = expected.settings_of(page.evaluate("location.href"))
+        assert shown["labels"] == expected_legend(settings), settings["d_out"]
+        assert shown["svg"] == first["svg"]  # not rebuilt
+    assert settings["d_out"] == 2
 
 
 def largest_change_text(url: str) -> str:

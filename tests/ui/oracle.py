@@ -95,13 +95,24 @@ def numbers(text: str) -> list[str]:
 def summary(trace: AttentionTrace, query: int, head: int, decimals: int) -> str:
     """The focused query's result in words, as the Playground must state it."""
     labels = display_labels(trace.tokens)
-    weights = trace.weights_after_dropout[head, query].tolist()
-    best = max(range(len(weights)), key=lambda j: weights[j])
+    row = trace.weights_after_dropout[head, query].tolist()
+    printed = [format_number(w, decimals) for w in row]
+    top = format_number(max(row), decimals)
+    names = [safe.md(labels[j], 24) for j, text in enumerate(printed) if text == top]
     vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
     return (
-        f"{safe.md(labels[query], 24)} attends most to {safe.md(labels[best], 24)} "
-        f"({format_number(weights[best], decimals)}); context vector {vector}."
+        f"{safe.md(labels[query], 24)} attends most to {tie_words(names)} "
+        f"({top}{' each' if len(names) > 1 else ''}); context vector {vector}."
     )
+
+
+def tie_words(names: list[str]) -> str:
+    """Keys that print the same largest weight, in words (the app names up to three)."""
+    if len(names) == 1:
+        return names[0]
+    if len(names) <= 3:
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{names[0]}, {names[1]} and {len(names) - 2} more"
 
 
 class Shown:

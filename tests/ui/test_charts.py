@@ -193,8 +193,49 @@ def test_each_cells_text_colour_contrasts_with_the_colour_drawn_under_it(heatmap
     for record in records(spec):
         shown = record["state"] == "shown"
         under = (
-            colors.interpolate(scale["range"], scale["domain"], record["value"])
+            colors.interpolate(scale["range"], scale["domain"], record["shade"])
             if shown
             else charts.MASKED_GREY
         )
         assert colors.contrast(record["ink"], under) >= 4.5
+
+
+@settings(max_examples=80, deadline=None)
+@given(heatmap=heatmaps(), decimals=st.integers(1, 6))
+def test_a_cells_shade_places_its_value_between_the_low_and_high_the_legend_reads(
+    heatmap, decimals
+):
+    spec = charts.make_heatmap(heatmap, decimals=decimals)
+    scale = layers(spec)[0]["encoding"]["color"]["scale"]
+    assert scale["domain"] == list(charts.SHADES) and scale["clamp"] is True
+    for record in records(spec):
+        low, high = record["low"], record["high"]
+        assert low < high
+        if record["state"] != "shown":
+            assert record["shade"] is None
+            continue
+        assert math.isclose(low + record["shade"] * (high - low), record["value"], abs_tol=1e-9)
+        if heatmap.kind != "weights" or heatmap.scale == "fitted":  # fixed 0–1 may clamp
+            assert -1e-9 <= record["shade"] <= 1 + 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    first=st.lists(st.floats(0.0, 0.99), min_size=36, max_size=36),
+    second=st.lists(st.floats(0.0, 0.99), min_size=36, max_size=36),
+    kind=st.sampled_from(("weights", "scores")),
+)
+def test_new_numbers_of_the_same_width_leave_the_spec_unchanged_but_its_data(first, second, kind):
+    """The browser swaps the data of a chart whose spec is unchanged instead of rebuilding it:
+    nothing that moves with the numbers (the colours' range) may be written into the spec."""
+    labels = ["Your", "journey", "starts", "with", "one", "step"]
+
+    def spec(values: list[float]) -> dict:
+        grid = [values[i * 6 : i * 6 + 6] for i in range(6)]
+        built = charts.make_heatmap(
+            charts.Heatmap(grid, labels, labels, kind=kind, title="t", description="d"),
+            decimals=4,
+        )
+        return {k: v for k, v in built.items() if k != "data"}
+
+    assert spec(first) == spec(second)

@@ -34,7 +34,7 @@ def _cells(spec: dict, records: list[dict]) -> list[tuple[str, str, str]]:
         if record["value"] is None or record["value"] != record["value"]:  # None or NaN
             background = charts.MASKED_GREY
         else:
-            background = colors.interpolate(scale["range"], scale["domain"], record["value"])
+            background = colors.interpolate(scale["range"], scale["domain"], record["shade"])
         result.append((record["text"], background, record["ink"]))
     return result
 

@@ -213,3 +213,24 @@ def test_typed_weights_shown_at_six_decimals_come_back_the_same_from_the_copied_
     at.radio(key="weights_from").set_value("typed").run()  # the grids start from the sidebar's
     check_numbers(at)  # the numbers are the core's on the matrices the link carries
     assert snapshot(reopen_from_link(at)) == snapshot(at)
+
+
+# Rows 2 and 6 hold the same numbers, so token 2 gives keys 2 and 6 the same weight; computed
+# on two threads the two differ in their last bit, on one thread they do not.
+TWIN_ROWS = "3,-2,1;-0.85,3,0.5;-0.6,-4,-3;0,0,0;1,1,1;-0.85,3,0.5"
+
+
+@pytest.mark.parametrize(
+    ("link", "words"),
+    [
+        ({"x": TWIN_ROWS, "query": "2"}, "attends most to `journey` and `step`"),
+        ({"x": ";".join(["0,0,0"] * 6)}, "attends most to `Your`, `journey` and 4 more"),
+    ],
+)
+def test_keys_that_print_the_same_largest_weight_are_named_together(link, words):
+    at = open_page(HOME, link)
+    assert_clean(at)
+    text = at.container(key="result_summary").markdown[0].value
+    assert words in text
+    assert " each); context vector" in text
+    check_numbers(at)
