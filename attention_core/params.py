@@ -337,7 +337,8 @@ _ROWS = (
         "int",
         4,
         "decimals",
-        "How many decimals every number is shown with. The book prints 4.",
+        "How many decimals every computed number is shown with (the grids you type into show "
+        "their numbers exactly). The book prints 4.",
         "view",
         low=1,
         high=6,

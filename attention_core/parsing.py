@@ -15,6 +15,7 @@ ECHO_CHARS = 24  # how much of a refused value a message repeats
 # A decimal number written plainly in ASCII digits: no nan, inf, hex, underscores, 1e999, or
 # full-width and other non-ASCII digits (Python's float() and re's \d accept those).
 _NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?$", re.ASCII)
+_DECIMAL_COMMA = re.compile(r"^[+-]?[0-9]{1,3},[0-9]{1,12}$", re.ASCII)  # 0,5 for 0.5
 _INTEGER = re.compile(r"^[+-]?[0-9]{1,20}$", re.ASCII)
 # Characters a label may not contain: Unicode categories for controls (Cc), format characters
 # such as zero-width spaces and direction overrides (Cf), separators other than the plain space
@@ -34,8 +35,11 @@ def parse_number(text: str, where: str, limit: float = VALUE_LIMIT) -> float:
     if not cleaned:
         raise AttentionInputError(f"{where} is empty: type a number")
     if not _NUMBER.match(cleaned):
+        hint = ""
+        if _DECIMAL_COMMA.match(cleaned):
+            hint = f" (write the decimals after a point: {cleaned.replace(',', '.')})"
         raise AttentionInputError(
-            f"{where} is not a number written with the digits 0-9: {echo(cleaned)}"
+            f"{where} is not a number written with the digits 0-9: {echo(cleaned)}{hint}"
         )
     value = float(cleaned)
     if not math.isfinite(value) or abs(value) > limit:

@@ -5,12 +5,17 @@
 "deleted_rows": [row]}``. Its column limits are enforced only in the browser, so every value
 is checked again here, sizes first (a paste of thousands of rows costs nothing), and a problem
 is named by row and column.
+
+Numbers travel as text (``text_columns``): the grid's own number cells keep only digits,
+a minus sign and a point, so ``1e-3`` arrived as -13 and ``0,5`` as 5 without a word. As text,
+what the learner typed reaches ``parse_number`` unchanged, and is taken or refused by name.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from numbers import Real
 
 import pandas as pd
@@ -33,13 +38,46 @@ def column_names(width: int) -> list[str]:
     return [f"d{column + 1}" for column in range(width)]
 
 
-def to_frame(tokens: Sequence[str], rows: Matrix) -> pd.DataFrame:
-    """A table with one row per token: its label, then one column per dimension."""
+SHARED_DECIMALS = (2, 6)  # the decimals every number of a grid shows, at least and at most
+
+
+def decimals_needed(value: float) -> int:
+    """The decimals of the shortest text that reads back as exactly ``value``."""
+    exponent = Decimal(repr(float(value))).normalize().as_tuple().exponent
+    return max(0, -int(exponent))
+
+
+def text_columns(rows: Matrix) -> list[list[str]]:
+    """A matrix's numbers as the grid shows them: exact, one column of text per dimension.
+
+    Every number shows the same decimals (the fewest, from 2 to 6, that write each of them
+    exactly), so the points line up; a number that needs more than 6 shows all of its own.
+    Read back with ``float``, every text gives the number it came from.
+    """
+    needed = [[decimals_needed(v) for v in row] for row in rows]
+    low, high = SHARED_DECIMALS
+    shared = max([low, *(d for row in needed for d in row if d <= high)])
     width = len(rows[0]) if rows else 0
+    return [
+        [
+            f"{row[c] + 0.0:.{max(shared, need[c])}f}"  # + 0.0: -0.0 shows as 0
+            for row, need in zip(rows, needed, strict=True)
+        ]
+        for c in range(width)
+    ]
+
+
+def to_frame(tokens: Sequence[str], rows: Matrix) -> pd.DataFrame:
+    """A table with one row per token: its label, then one text column per dimension."""
     data: dict[str, list[object]] = {TOKEN_COLUMN: list(tokens)}
-    for column, name in enumerate(column_names(width)):
-        data[name] = [row[column] for row in rows]
+    width = len(rows[0]) if rows else 0
+    data.update(zip(column_names(width), text_columns(rows), strict=True))
     return pd.DataFrame(data)
+
+
+def numbers_frame(rows: Matrix, names: Sequence[str]) -> pd.DataFrame:
+    """A matrix of numbers only (a weight matrix) as a grid of exact text, one column per name."""
+    return pd.DataFrame(dict(zip(names, text_columns(rows), strict=True)))
 
 
 def apply_edits(

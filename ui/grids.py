@@ -22,3 +22,13 @@ def stable_grid(key: str, start: Callable[[], pd.DataFrame], **options: object) 
     if not state.has_state(key) or state.recall(base_key) is None:
         state.remember(base_key, start())
     return st.data_editor(state.recall(base_key), key=key, **options)
+
+
+def number_column(label: str) -> object:
+    """A grid column of numbers the learner types as text, right-aligned like numbers.
+
+    The grid's number cells silently drop what is not a digit, a minus sign or a point
+    (``1e-3`` reached the server as -13, ``0,5`` as 5); a text cell sends what was typed,
+    and the server parses it strictly (``ui.editor``).
+    """
+    return st.column_config.TextColumn(label, default="0", required=True, alignment="right")

@@ -6,7 +6,7 @@ import streamlit as st
 
 from attention_core.params import MAX_TOKENS
 from attention_core.parsing import LABEL_MAX_CHARS, VALUE_LIMIT
-from ui import cached, editor, safe, state
+from ui import cached, editor, grids, safe, state
 from ui.page import Page
 
 
@@ -24,17 +24,12 @@ def show_matrix_editor(page: Page) -> None:
             "token", default=editor.NEW_LABEL, required=True
         )
     }
-    # No max_chars, min_value or max_value: the browser would cut a long label to 20
-    # characters and clamp 1e9 to 10 without a word. The server refuses them with a message
-    # naming the cell and the limit (ui.editor), and the last valid matrix stays.
+    # No max_chars and numbers as text: the browser would cut a long label to 20 characters,
+    # clamp 1e9 to 10, and its number cells drop an exponent's "e" or a decimal comma
+    # (1e-3 became -13) without a word. The server reads what was typed and refuses a bad
+    # value with a message naming the cell (ui.editor); the last valid matrix stays.
     for name in frame.columns[1:]:
-        column_config[name] = st.column_config.NumberColumn(
-            name,
-            step=0.001,
-            default=0.0,
-            required=True,
-            format="%.4f" if page.decimals >= 4 else f"%.{page.decimals}f",
-        )
+        column_config[name] = grids.number_column(name)
     st.data_editor(
         frame,
         key=state.editor_key(),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from attention_core import AttentionInputError, AttentionTrace
@@ -34,13 +33,13 @@ def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, 
     for column, (short, name), start in zip(st.columns(3), NAMES, starts, strict=True):
         with column:
             st.markdown(f"**{name}** ({d_in} rows)")
+            names = [f"c{j + 1}" for j in range(len(start[0]))]
             edited = grids.stable_grid(
                 f"grid_{short}_{d_in}",
-                lambda start=start: pd.DataFrame(
-                    start, columns=[f"c{j + 1}" for j in range(len(start[0]))]
-                ),
+                lambda start=start, names=names: editor.numbers_frame(start, names),
                 hide_index=True,
                 width="content",
+                column_config={c: grids.number_column(c) for c in names},
             )
             try:
                 matrix = _as_linked(editor.numbers_from_frame(edited, name))

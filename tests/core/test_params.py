@@ -71,6 +71,9 @@ def test_padding_mask_blocks_the_last_keys():
         ("", "is empty"),
         ("10.5", "must be between -10 and 10"),
         ("1e308", "must be between -10 and 10"),
+        ("0,5", r"not a number .*'0,5' \(write the decimals after a point: 0\.5\)$"),
+        ("-12,75", r"'-12,75' \(write the decimals after a point: -12\.75\)$"),
+        ("1,000,000", r"'1,000,000'$"),  # thousands, not a decimal comma: no hint
     ],
 )
 def test_parse_number_is_strict(text, message):

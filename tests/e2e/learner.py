@@ -22,12 +22,16 @@ def grid(page):
     return page.locator(GRID).first
 
 
-def focus_cell(page, row: int, column: int) -> None:
-    """Select a cell: ``row`` from 0, ``column`` 0 for the token label, 1 for d1, ..."""
-    table = grid(page)
+def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> None:
+    """Select a cell: ``row`` from 0, ``column`` 0 for the token label, 1 for d1, ...
+
+    ``nth`` picks another grid on the page; ``left`` is how far into the grid its first
+    column is clicked (a grid of numbers only has narrower columns than the token labels).
+    """
+    table = page.locator(GRID).nth(nth)
     table.scroll_into_view_if_needed()
     box = table.bounding_box()
-    page.mouse.click(box["x"] + 60, box["y"] + HEADER_HEIGHT + 17)
+    page.mouse.click(box["x"] + left, box["y"] + HEADER_HEIGHT + 17)
     time.sleep(0.3)  # the grid takes the focus on the next frame
     for _ in range(row):
         page.keyboard.press("ArrowDown")
@@ -35,10 +39,11 @@ def focus_cell(page, row: int, column: int) -> None:
         page.keyboard.press("ArrowRight")
 
 
-def type_in_cell(page, row: int, column: int, text: str) -> None:
-    """Open a cell's editor, type ``text`` and send it with Enter."""
+def type_in_cell(page, row: int, column: int, text: str, nth: int = 0, left: int = 60) -> None:
+    """Open a cell's editor, type ``text`` and send it with Enter (``nth``, ``left``: see
+    ``focus_cell``)."""
     for _ in range(3):
-        focus_cell(page, row, column)
+        focus_cell(page, row, column, nth, left)
         page.keyboard.press("Enter")
         editor = page.locator(CELL_EDITOR).first
         try:

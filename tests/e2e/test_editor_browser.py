@@ -122,12 +122,17 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
     try:
         screen.open_page(page, server)
         matrix = Matrix()
-        cases = [  # (row, column, gesture, message, the fix typed afterwards)
-            (1, 2, "type", "1000000000", "row 2, column d2", "0.5"),
-            (2, 1, "paste", "123456789012", "row 3, column d1", "0.25"),
-            (3, 3, "type", "-250.5", "row 4, column d3", "-0.75"),
+        range_ = "between -10 and 10"
+        cases = [  # (row, column, gesture, text, cell named, message says, fix typed after)
+            (1, 2, "type", "1000000000", "row 2, column d2", range_, "0.5"),
+            (2, 1, "paste", "123456789012", "row 3, column d1", range_, "0.25"),
+            (3, 3, "type", "-250.5", "row 4, column d3", range_, "-0.75"),
+            # the grid's number cells used to drop the comma (5) and the "e" (1e-3 became -13)
+            (0, 1, "type", "0,5", "row 1, column d1", "after a point: 0.5", "1e-3"),
+            (4, 2, "paste", "12345678901234567890", "row 5, column d2", range_, "-2.5e-1"),
+            (5, 3, "type", "2e1", "row 6, column d3", range_, "1E+0"),
         ]
-        for row, column, how, text, where, fix in cases:
+        for row, column, how, text, where, says, fix in cases:
             before = screen.summary_text(page)
             if how == "paste":
                 learner.paste_into_cell(page, row, column, text)
@@ -136,7 +141,7 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
             shown = _wait_for_alert(page, where)
             assert any(where in a for a in shown), (how, text, shown)
             message = next(a for a in shown if where in a)
-            assert "between -10 and 10" in message
+            assert says in message, message
             assert "last valid matrix" in message
             assert screen.summary_text(page) == before == matrix.summary()
             assert screen.heatmap(page, "attention weights") == matrix.weights()
@@ -150,6 +155,54 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
             assert _matrix_alerts(page) == []
     finally:
         context.close()
+
+
+TYPED = {
+    "weights_from": "typed",
+    "d_out": "2",
+    "wq": "1,0;0,1;0.5,0.5",
+    "wk": "0.5,0;0,1;1,1",
+    "wv": "1,1;0,1;1,0",
+}
+
+
+def _typed_weights_on_screen(page, settings) -> None:
+    """The lesson's weights heatmap equals the core's run on the link's typed matrices."""
+    typed = tuple(settings[name] for name in ("wq", "wk", "wv"))
+    trace = expected.trace_of(
+        settings, init="custom", custom_weights=typed, d_out=2, heads=1, heads_layout="split"
+    )
+    assert screen.heatmap(page, "attention weights") == expected.weight_cells(settings, trace)
+
+
+def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page):
+    """The W_query grid (the first on the page, numbers only) read as the learner typed it."""
+    screen.open_page(page, expected.link(server, "Trainable_weights", **TYPED))
+    _typed_weights_on_screen(page, expected.settings_of(screen.share_link(page)))
+    steps = [  # (row, column, typed, what W_query's row becomes, or the message's words)
+        (0, 0, "1e-1", (0.1, 0.0)),
+        (1, 1, "0,25", "W_query, row 2, column c2 is not a number"),
+        (1, 1, "2.5E-1", (0.0, 0.25)),
+        (2, 0, "12345678901234567890", "W_query, row 3, column c1 must be between -10 and 10"),
+        (2, 0, "-.5", (-0.5, 0.5)),
+    ]
+    for row, column, typed, then in steps:
+        before = screen.heatmap(page, "attention weights")
+        link = screen.share_link(page)
+        learner.type_in_cell(page, row, column, typed, left=15)
+        if isinstance(then, str):
+            message = next(a for a in _wait_for_alert(page, then) if then in a)
+            assert "Using the last valid W_query" in message, message
+            if "," in typed:
+                assert "after a point: 0.25" in message, message
+            assert screen.share_link(page) == link  # the last valid matrices stay
+            assert screen.heatmap(page, "attention weights") == before
+            continue
+        screen.after_change(page, lambda p: screen.heatmap(p, "attention weights"), before)
+        settings = expected.settings_of(screen.share_link(page))
+        assert settings["wq"][row] == then, (typed, settings["wq"])
+        _typed_weights_on_screen(page, settings)
+        assert [a for a in screen.alerts(page) if "W_query" in a] == []
 
 
 def test_renaming_a_token_renames_it_in_the_focus_select_box(server, page):

@@ -206,9 +206,12 @@ def grid_key(at: AppTest) -> str | None:
     return keys[0] if keys else None
 
 
-def send_edits(at: AppTest, edits: Mapping[str, Any]) -> AppTest:
-    """Send the grid's cumulative edit state, as the browser does after each change."""
-    key = grid_key(at)
+def send_edits(at: AppTest, edits: Mapping[str, Any], key: str | None = None) -> AppTest:
+    """Send a grid's cumulative edit state, as the browser does after each change.
+
+    ``key`` names another grid than the embedding matrix (e.g. ``grid_wq_3``).
+    """
+    key = key or grid_key(at)
     assert key is not None, "no grid on this page"
     at.session_state[key] = {
         "edited_rows": dict(edits.get("edited_rows", {})),

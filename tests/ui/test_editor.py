@@ -6,7 +6,12 @@ change (see tests/e2e for typing in Chromium).
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from attention_core.embeddings import JOURNEY_TOKENS, JOURNEY_VALUES
+from attention_core.parsing import VALUE_LIMIT
 from tests.ui.apptest import (
     assert_clean,
     grid_key,
@@ -16,6 +21,7 @@ from tests.ui.apptest import (
     url_settings,
 )
 from tests.ui.oracle import check_numbers
+from ui import editor
 
 
 def test_consecutive_edits_of_different_cells_are_each_kept():
@@ -83,3 +89,90 @@ def test_deleting_every_token_keeps_the_last_one():
     assert_clean(at)
     assert any("at least one token" in n for n in notices(at))
     assert url_settings(at).tokens == JOURNEY_TOKENS
+
+
+def test_the_grid_holds_its_numbers_as_text_with_the_points_lined_up():
+    at = open_page()
+    frame = at.data_editor(key=grid_key(at)).value
+    assert list(frame["d1"]) == ["0.43", "0.55", "0.57", "0.22", "0.77", "0.05"]
+    assert list(frame["d3"]) == ["0.89", "0.66", "0.64", "0.33", "0.10", "0.55"]
+
+
+MATRICES = st.lists(
+    st.lists(
+        st.floats(-VALUE_LIMIT, VALUE_LIMIT, allow_nan=False)
+        | st.decimals(-10, 10, places=3).map(float),
+        min_size=3,
+        max_size=3,
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@given(MATRICES)
+def test_every_number_the_grid_shows_reads_back_as_exactly_that_number(rows):
+    columns = editor.text_columns(tuple(tuple(row) for row in rows))
+    read = [[float(columns[c][r]) for c in range(3)] for r in range(len(rows))]
+    assert read == rows  # exact, not rounded
+    short = [t for column in columns for t in column if len(t.split(".")[1]) <= 6]
+    assert len({len(t.split(".")[1]) for t in short}) <= 1  # the points line up
+    assert all(len(t.split(".")[1]) >= 2 for column in columns for t in column)
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("1e-3", 0.001), (" -2.5 ", -2.5), ("1E+0", 1.0), ("+.5", 0.5), ("-0", 0.0)],
+)
+def test_a_number_typed_as_text_is_read_as_written(typed, value):
+    at = open_page()
+    send_edits(at, {"edited_rows": {0: {"d1": typed}}})
+    assert_clean(at)
+    assert notices(at) == []
+    assert url_settings(at).rows[0] == (value, 0.15, 0.89)
+    check_numbers(at)
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        (
+            "0,5",
+            "row 1, column d1 is not a number written with the digits 0-9: '0,5' "
+            "(write the decimals after a point: 0.5)",
+        ),
+        (
+            "12345678901234567890",
+            "row 1, column d1 must be between -10 and 10, not 12345678901234567890",
+        ),
+        ("1e999", "row 1, column d1 must be between -10 and 10, not 1e999"),
+        ("", "row 1, column d1 is empty: type a number"),
+        ("½", "row 1, column d1 is not a number written with the digits 0-9: '½'"),
+    ],
+)
+def test_a_bad_number_typed_as_text_is_named_and_the_last_valid_matrix_stays(typed, says):
+    at = open_page()
+    send_edits(at, {"edited_rows": {3: {"d2": 0.75}}})  # a valid edit first: it stays
+    send_edits(at, {"edited_rows": {3: {"d2": 0.75}, 0: {"d1": typed}}})
+    assert_clean(at)
+    assert notices(at) == [f"Matrix: `{says}`. The results use the last valid matrix."]
+    assert url_settings(at).rows[3] == (0.22, 0.75, 0.33)
+    assert url_settings(at).rows[0] == JOURNEY_VALUES[0]
+
+
+def test_typed_weights_are_read_as_written_and_a_bad_one_is_named():
+    at = open_page("3_Trainable_weights", {"d_out": "2"})
+    at.radio(key="weights_from").set_value("typed").run()
+    start = url_settings(at)["wq"]
+    grid = "grid_wq_3"
+    assert at.data_editor(key=grid).value.iloc[0, 0] == editor.text_columns(start)[0][0]
+    send_edits(at, {"edited_rows": {0: {"c1": "1e-1"}}}, grid)
+    assert_clean(at)
+    assert url_settings(at)["wq"][0] == (0.1, start[0][1])
+    check_numbers(at)
+    send_edits(at, {"edited_rows": {0: {"c1": "0,25"}}}, grid)
+    assert_clean(at)
+    warned = [w.value for w in at.warning if "W_query" in w.value]
+    assert len(warned) == 1 and "row 1, column c1" in warned[0]
+    assert "after a point: 0.25" in warned[0]
+    assert url_settings(at)["wq"][0] == (0.1, start[0][1])  # the last valid W_query stays
