@@ -82,12 +82,12 @@ class Geometry:
 
 
 def _cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: int) -> str:
-    if masked:
-        return "−∞" if kind == "scores" else format_number(0.0, decimals)
-    if dropped:
+    if masked and kind == "scores":
+        return "−∞"
+    if dropped and not masked:
         return "✕"
     if not math.isfinite(value):
-        return "undef."
+        return "undef."  # a masked weight too, when its whole row is 0 / 0 (norm "sum")
     return format_number(value, decimals)
 
 

@@ -135,12 +135,14 @@ def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimal
         dropped = heatmap.dropped is not None and heatmap.dropped[i][j]
         if masked:
             assert record["state"] == "masked"
-            assert record["text"] == ("−∞" if heatmap.kind == "scores" else f"{0:.{decimals}f}")
-        elif dropped:
+        if masked and heatmap.kind == "scores":
+            assert record["text"] == "−∞"
+        elif dropped and not masked:
             assert record["text"] == "✕"
-        elif not math.isfinite(value):
-            assert record["text"] == "undef." and record["state"] == "undefined"
-        else:
+        elif not math.isfinite(value):  # a masked weight too: its row was 0 / 0
+            assert record["text"] == "undef."
+            assert record["state"] == ("masked" if masked else "undefined")
+        else:  # a masked weight prints the core's number (0 whenever the row is defined)
             assert number.fullmatch(record["text"]) and float(record["text"]) == pytest.approx(
                 value, abs=10**-decimals
             )
@@ -183,6 +185,27 @@ def test_masked_cells_are_grey_and_their_text_contrasts():
     masked = records(spec)[1]
     assert masked["text"] == "−∞" and masked["value"] is None
     assert colors.contrast(masked["ink"], charts.MASKED_GREY) >= 4.5
+
+
+def test_a_masked_weight_prints_the_cores_number_and_undef_when_its_row_is_zero_over_zero():
+    # norm "sum" on all-zero scores divides 0 by 0: the core's whole row, masked keys too,
+    # is nan; the chart used to print the masked cells as 0 (found by test_settings_sweep)
+    heatmap = charts.Heatmap(
+        [[0.0, math.nan], [math.nan, math.nan]],
+        ["a", "b"],
+        ["a", "b"],
+        "weights",
+        "w",
+        "d",
+        masked=[[False, True], [False, False]],
+    )
+    cells = [(r["text"], r["state"]) for r in records(charts.make_heatmap(heatmap, decimals=4))]
+    assert cells == [
+        ("0.0000", "shown"),
+        ("undef.", "masked"),
+        ("undef.", "undefined"),
+        ("undef.", "undefined"),
+    ]
 
 
 @settings(max_examples=40, deadline=None)
