@@ -104,7 +104,6 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
     me = f"{_named(page, i)} (x{flow.sup(i)})"
     top_scores = views.strongest(page, numbers.scores)
     top_score = top_scores[0]
-    top_weights = views.strongest(page, numbers.after_dropout)
     config = trace.config
     blocked = [j for j, a in enumerate(numbers.allowed) if not a]
     texts = {
@@ -129,11 +128,19 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
         f"that sum to {n(float(trace.diagnostics.row_sums[numbers.head, i]))}.",
         7: _dropout_sentence(page, trace, numbers),
         8: f"**Stage 8.** z{flow.sup(i)} = Σⱼ αⱼ v⁽ʲ⁾ = {page.vector(list(numbers.head_context))}"
-        f": {me} attends most to {_all_named(page, top_weights)} "
-        f"({n(numbers.after_dropout[top_weights[0]])}{_each(top_weights)}).",
+        f": {_attends(page, me, numbers.after_dropout)}.",
         9: _output_sentence(page, numbers),
     }
     return texts[stage]
+
+
+def _attends(page: Page, me: str, weights: list[float]) -> str:
+    """Whom the focused token attends to most, or that its weights are undefined."""
+    if views.undefined_weights(weights):
+        return f"{me} has undefined weights ({views.UNDEFINED_WHY})"
+    top = views.strongest(page, weights)
+    weight = page.number(weights[top[0]]) + _each(top)
+    return f"{me} attends most to {_all_named(page, top)} ({weight})"
 
 
 def _dropout_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers) -> str:

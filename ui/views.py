@@ -7,7 +7,7 @@ arithmetic here) and every number goes through the page's one format.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import streamlit as st
@@ -184,31 +184,42 @@ def listing(names: Sequence[str], most: int = 3) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def summary_words(
-    page: Page, trace: AttentionTrace, head: int = 0
-) -> tuple[str, list[str], str, str]:
-    """The focused query, the keys it attends to most (ties named together), that weight
-    (``… each`` for a tie) and its context vector."""
+def undefined_weights(weights: Sequence[float]) -> bool:
+    """True when a row of weights holds a NaN (0/0, or ∞/∞ after an overflow): no key is
+    "attended to most" then, whatever the other entries print."""
+    return any(math.isnan(w) for w in weights)
+
+
+UNDEFINED_WHY = f"0/0, or ∞/∞ after an overflow: see “{PARAMS['norm'].label}” under More settings"
+
+
+def result_sentence(
+    page: Page, trace: AttentionTrace, head: int, name: Callable[[str], str] = str
+) -> str:
+    """The focused query's result in words: the keys it attends to most (ties named
+    together), that weight (``… each`` for a tie) and its context vector. ``name`` writes a
+    token label (escaped for Markdown by :func:`summary`)."""
     query = page.query
     weights = trace.weights_after_dropout[head, query].tolist()
+    vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
+    who = name(page.labels[query])
+    if undefined_weights(weights):
+        return f"{who} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
     best = strongest(page, weights)
     weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
-    vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
-    return page.labels[query], [page.labels[j] for j in best], weight, vector
+    keys = listing([name(page.labels[j]) for j in best])
+    return f"{who} attends most to {keys} ({weight}); context vector {vector}."
 
 
 def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
     """The focused query's result in words (Markdown-safe)."""
-    query, best, weight, vector = summary_words(page, trace, head)
-    keys = listing([safe.md(label, 24) for label in best])
-    return f"{safe.md(query, 24)} attends most to {keys} ({weight}); context vector {vector}."
+    return result_sentence(page, trace, head, lambda label: safe.md(label, 24))
 
 
 def announce(page: Page, trace: AttentionTrace, head: int = 0) -> None:
     """A polite live region, visually hidden, that states the focused query's result in words
     after every change (what a screen reader user hears instead of seeing the heatmap)."""
-    query, best, weight, vector = summary_words(page, trace, head)
-    text = f"{query} attends most to {listing(best)} ({weight}); context vector {vector}."
+    text = result_sentence(page, trace, head)
     st.html(
         '<div class="sr-only" role="status" aria-live="polite" aria-atomic="true">'
         f"{safe.html_text(text)}</div>"

@@ -7,6 +7,7 @@ with the core run on that link.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -17,7 +18,7 @@ from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from attention_core.parsing import format_matrix
 from attention_core.settings import Settings, read_params
-from tests.ui.oracle import tie_words
+from tests.ui.oracle import UNDEFINED_WHY, tie_words
 
 
 def settings_of(url_or_query: str | Mapping[str, str]) -> Settings:
@@ -54,10 +55,12 @@ def summary(settings: Settings, trace: AttentionTrace | None = None, head: int =
     labels = display_labels(trace.tokens)
     query = settings.query_index
     row = trace.weights_after_dropout[head, query].tolist()
+    vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
+    if any(math.isnan(w) for w in row):  # 0/0 or ∞/∞: no key is attended to most
+        return f"{labels[query]} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
     printed = [format_number(w, decimals) for w in row]
     top = format_number(max(row), decimals)
     tied = [labels[j] for j, text in enumerate(printed) if text == top]
-    vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
     return (
         f"{labels[query]} attends most to {tie_words(tied)} "
         f"({top}{' each' if len(tied) > 1 else ''}); context vector {vector}."
@@ -77,6 +80,8 @@ def cells(
         for j, column in enumerate(columns):
             if dropped is not None and bool(dropped[i, j]):
                 shown[f"{row}, {column}"] = "✕"
+            elif math.isnan(float(matrix[i, j])):  # 0/0 or ∞/∞: the chart says so briefly
+                shown[f"{row}, {column}"] = "undef."
             else:
                 shown[f"{row}, {column}"] = format_number(float(matrix[i, j]), decimals)
     return shown

@@ -175,7 +175,7 @@ def _typed_weights_on_screen(page, settings) -> None:
     assert screen.heatmap(page, "attention weights") == expected.weight_cells(settings, trace)
 
 
-def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page):
+def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page, browser):
     """The W_query grid (the first on the page, numbers only) read as the learner typed it."""
     screen.open_page(page, expected.link(server, "Trainable_weights", **TYPED))
     _typed_weights_on_screen(page, expected.settings_of(screen.share_link(page)))
@@ -203,6 +203,19 @@ def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page):
         assert settings["wq"][row] == then, (typed, settings["wq"])
         _typed_weights_on_screen(page, settings)
         assert [a for a in screen.alerts(page) if "W_query" in a] == []
+
+    copied = screen.share_link(page)  # what the learner typed, opened elsewhere
+    assert expected.settings_of(copied)["wq"] == ((0.1, 0.0), (0.0, 0.25), (-0.5, 0.5))
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, copied)
+        _typed_weights_on_screen(other, expected.settings_of(copied))
+        assert screen.heatmap(other, "attention weights") == screen.heatmap(
+            page, "attention weights"
+        )
+    finally:
+        fresh.close()
 
 
 def test_renaming_a_token_renames_it_in_the_focus_select_box(server, page):

@@ -55,6 +55,46 @@ def test_slider_then_edit_then_copied_link_in_a_fresh_context(server, page, brow
         fresh.close()
 
 
+def test_a_link_with_undefined_weights_says_so_until_the_normalisation_is_fixed(
+    server, page, browser
+):
+    """Someone's link: every score 0, divided by its row's sum (0/0). The sentence says the
+    weights are undefined (it once named the zeros beside them); a stable softmax defines
+    them; the pitfall again, and the copied link shows the same in a fresh context."""
+    zeros = ";".join(["0,0,0"] * 6)
+    screen.open_page(page, url(server, "", f"x={zeros}&norm=sum&mask=causal"))
+
+    def check(page) -> None:
+        settings = expected.settings_of(screen.share_link(page))
+        trace = expected.trace_of(settings)
+        assert screen.summary_text(page) == expected.summary(settings, trace)
+        assert screen.heatmap(page, "attention weights") == expected.weight_cells(settings, trace)
+
+    check(page)
+    assert screen.summary_text(page).startswith("journey has undefined weights (0/0")
+    assert set(screen.heatmap(page, "attention weights").values()) == {"undef."}
+
+    learner.open_more_settings(page)
+    pitfall = "divide by the row sum (a pitfall)"
+    for option, norm in (("softmax (stable)", "softmax"), (pitfall, "sum")):
+        before = screen.summary_text(page)
+        learner.choose(page, "norm", option)
+        screen.after_change(page, screen.summary_text, before)
+        assert expected.settings_of(page.url)["norm"] == norm
+        check(page)
+    assert "undefined" in screen.summary_text(page)
+
+    copied = screen.share_link(page)
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, copied)
+        check(other)
+        assert screen.summary_text(other) == screen.summary_text(page)
+    finally:
+        fresh.close()
+
+
 @dataclass(frozen=True)
 class Trip:
     """One page's round trip: the link it is opened with, one control changed, and a check of

@@ -26,7 +26,7 @@ from attention_core.lessons import (
     similarity,
 )
 from attention_core.masks import judge_mask
-from attention_core.params import CONFIG_PARAMS, MASK_STRATEGIES
+from attention_core.params import CONFIG_PARAMS, MASK_STRATEGIES, PARAMS
 from attention_core.settings import Settings
 from tests.ui.apptest import (
     chart,
@@ -92,14 +92,23 @@ def numbers(text: str) -> list[str]:
     return re.findall(r"-?[0-9]+\.[0-9]+", text)
 
 
+# Why a row of weights holds NaN, as the summary must say it (the label is the table's).
+UNDEFINED_WHY = f"0/0, or ∞/∞ after an overflow: see “{PARAMS['norm'].label}” under More settings"
+
+
 def summary(trace: AttentionTrace, query: int, head: int, decimals: int) -> str:
     """The focused query's result in words, as the Playground must state it."""
     labels = display_labels(trace.tokens)
     row = trace.weights_after_dropout[head, query].tolist()
+    vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
+    if any(math.isnan(w) for w in row):  # 0/0 or ∞/∞: no key is attended to most
+        return (
+            f"{safe.md(labels[query], 24)} has undefined weights ({UNDEFINED_WHY}); "
+            f"context vector {vector}."
+        )
     printed = [format_number(w, decimals) for w in row]
     top = format_number(max(row), decimals)
     names = [safe.md(labels[j], 24) for j, text in enumerate(printed) if text == top]
-    vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
     return (
         f"{safe.md(labels[query], 24)} attends most to {tie_words(names)} "
         f"({top}{' each' if len(names) > 1 else ''}); context vector {vector}."

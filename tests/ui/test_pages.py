@@ -234,3 +234,36 @@ def test_keys_that_print_the_same_largest_weight_are_named_together(link, words)
     assert words in text
     assert " each); context vector" in text
     check_numbers(at)
+
+
+# Weights that are 0/0 (every score 0, divided by the row's sum) or ∞/∞ (e^score overflows in
+# the naive softmax): the rows hold NaN beside zeros, so a largest weight printed would name
+# the zeros (nan compares false), as the summary once did.
+UNDEFINED = {
+    "0/0": {"x": ";".join(["0,0,0"] * 6), "norm": "sum", "mask": "causal"},
+    "inf/inf": {
+        "x": "1,0,0;10,10,10;0,1,0;9,9,9;0,0,1;2,2,2",
+        "norm": "naive_softmax",
+        "weights_from": "typed",
+        "d_out": "3",
+        "wq": "1,0,0;0,1,0;0,0,1",
+        "wk": "1,0,0;0,1,0;0,0,1",
+        "wv": "1,0,0;0,1,0;0,0,1",
+    },
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNDEFINED))
+def test_undefined_weights_are_said_to_be_undefined_not_attended_to(case):
+    at = open_page(HOME, UNDEFINED[case])
+    assert_clean(at)
+    text = at.container(key="result_summary").markdown[0].value
+    assert text.startswith("`journey` has undefined weights (0/0, or ∞/∞ after an overflow"), text
+    assert "attends most" not in text and "context vector undefined, undefined" in text
+    check_numbers(at)
+
+    at = open_page("0_Flow", {**UNDEFINED[case], "stage": "8"})
+    assert_clean(at)
+    stage = [m.value for m in at.markdown if m.value.startswith("**Stage 8.**")]
+    assert len(stage) == 1 and "`journey` (x⁽²⁾) has undefined weights (0/0" in stage[0], stage
+    assert "attends most" not in stage[0]
