@@ -47,6 +47,14 @@ def decimals_needed(value: float) -> int:
     return max(0, -int(exponent))
 
 
+def exact_text(value: float, decimals: int) -> str:
+    """``value`` with ``decimals`` decimals (at least :func:`decimals_needed`), padded from its
+    shortest exact text: float formatting rounds the binary value instead, and next to a power
+    of two that rounding can give a text that reads back as the neighbouring float
+    (2⁻²⁴ at 23 decimals)."""
+    return f"{Decimal(repr(float(value) + 0.0)):.{decimals}f}"  # + 0.0: -0.0 shows as 0
+
+
 def text_columns(rows: Matrix) -> list[list[str]]:
     """A matrix's numbers as the grid shows them: exact, one column of text per dimension.
 
@@ -59,10 +67,7 @@ def text_columns(rows: Matrix) -> list[list[str]]:
     shared = max([low, *(d for row in needed for d in row if d <= high)])
     width = len(rows[0]) if rows else 0
     return [
-        [
-            f"{row[c] + 0.0:.{max(shared, need[c])}f}"  # + 0.0: -0.0 shows as 0
-            for row, need in zip(rows, needed, strict=True)
-        ]
+        [exact_text(row[c], max(shared, need[c])) for row, need in zip(rows, needed, strict=True)]
         for c in range(width)
     ]
 
