@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core import AttentionInputError, AttentionTrace
+from attention_core.params import PARAMS
 from ui import editor, grids, safe, state
 from ui.page import Page
 
@@ -56,4 +57,8 @@ def _starting_matrices(page: Page, sidebar: AttentionTrace, d_in: int) -> list[M
     widths = {len(m[0]) for m in linked if m}
     if all(linked) and all(len(m) == d_in for m in linked) and len(widths) == 1:
         return linked
-    return [_rows(sidebar.W_query), _rows(sidebar.W_key), _rows(sidebar.W_value)]
+    # Heads side by side ("wrapper") can be wider than one typed matrix may be (6 heads of 2
+    # make 12 columns); the page shows one head, so it starts from the first head's columns.
+    _, high = PARAMS["d_out"].limits(page.embeddings.num_tokens)
+    width = sidebar.W_query.shape[1] if sidebar.W_query.shape[1] <= high else sidebar.head_dim
+    return [_rows(m[:, :width]) for m in (sidebar.W_query, sidebar.W_key, sidebar.W_value)]

@@ -267,3 +267,14 @@ def test_undefined_weights_are_said_to_be_undefined_not_attended_to(case):
     stage = [m.value for m in at.markdown if m.value.startswith("**Stage 8.**")]
     assert len(stage) == 1 and "`journey` (x⁽²⁾) has undefined weights (0/0" in stage[0], stage
     assert "attends most" not in stage[0]
+
+
+def test_typed_weights_start_from_the_first_head_when_the_heads_are_wider_than_a_grid_may_be():
+    # 6 heads of 2 side by side make 12 columns, more than d_out's limit: the grids used to
+    # start 12 wide and the page said "d_out must be between 1 and 8, not 12" (found by
+    # test_session_machine)
+    at = open_page("3_Trainable_weights", {"heads": "6", "heads_layout": "wrapper"})
+    at.radio(key="weights_from").set_value("typed").run()
+    assert_clean(at)
+    settings = check_numbers(at)
+    assert [len(settings[name][0]) for name in ("wq", "wk", "wv")] == [2, 2, 2]
