@@ -175,6 +175,21 @@ def _typed_weights_on_screen(page, settings) -> None:
     assert screen.heatmap(page, "attention weights") == expected.weight_cells(settings, trace)
 
 
+def _typed_weights_elsewhere(page, browser, copied: str) -> list[str]:
+    """Open the copied link in a fresh context: the same weights, and the core's. Returns the
+    alerts the other page shows."""
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, copied)
+        _typed_weights_on_screen(other, expected.settings_of(copied))
+        shown = screen.heatmap(other, "attention weights")
+        assert shown == screen.heatmap(page, "attention weights")
+        return screen.alerts(other)
+    finally:
+        fresh.close()
+
+
 def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page, browser):
     """The W_query grid (the first on the page, numbers only) read as the learner typed it."""
     screen.open_page(page, expected.link(server, "Trainable_weights", **TYPED))
@@ -206,16 +221,41 @@ def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page, b
 
     copied = screen.share_link(page)  # what the learner typed, opened elsewhere
     assert expected.settings_of(copied)["wq"] == ((0.1, 0.0), (0.0, 0.25), (-0.5, 0.5))
-    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
-    try:
-        other = fresh.new_page()
-        screen.open_page(other, copied)
-        _typed_weights_on_screen(other, expected.settings_of(copied))
-        assert screen.heatmap(other, "attention weights") == screen.heatmap(
-            page, "attention weights"
-        )
-    finally:
-        fresh.close()
+    _typed_weights_elsewhere(page, browser, copied)
+
+
+def test_typed_weights_start_from_the_first_head_when_six_heads_sit_side_by_side(
+    server, page, browser
+):
+    """Six heads of 2 side by side make W 12 columns wide, more than a grid may be: choosing
+    typed weights starts the grids from the first head (they once started 12 wide and the page
+    said "d_out must be between 1 and 8, not 12"). One edit, then the copied link elsewhere."""
+    screen.open_page(
+        page, expected.link(server, "Trainable_weights", heads="6", heads_layout="wrapper")
+    )
+    sidebar = expected.settings_of(screen.share_link(page))
+    assert (sidebar["heads"], sidebar["heads_layout"]) == (6, "wrapper")
+    first_head = expected.weight_cells(sidebar, expected.trace_of(sidebar), head=0)
+
+    before = screen.heatmap(page, "attention weights")
+    learner.click_radio(page, "weights_from", "typed by me")
+    screen.wait_for(page, screen.share_link, lambda link: "weights_from=typed" in link)
+    screen.wait_ready(page)
+    assert [a for a in screen.alerts(page) if "d_out" in a] == []
+    settings = expected.settings_of(screen.share_link(page))
+    assert [len(settings[name][0]) for name in ("wq", "wk", "wv")] == [2, 2, 2]
+    _typed_weights_on_screen(page, settings)
+    assert screen.heatmap(page, "attention weights") == first_head, before
+
+    before = screen.heatmap(page, "attention weights")
+    learner.type_in_cell(page, 0, 0, "2", left=15)
+    screen.after_change(page, lambda p: screen.heatmap(p, "attention weights"), before)
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings["wq"][0][0] == 2.0
+    _typed_weights_on_screen(page, settings)
+
+    other_alerts = _typed_weights_elsewhere(page, browser, screen.share_link(page))
+    assert [a for a in other_alerts if "d_out" in a] == []
 
 
 def test_renaming_a_token_renames_it_in_the_focus_select_box(server, page):

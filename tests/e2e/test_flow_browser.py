@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from attention_core.formatting import format_vector
+from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -78,6 +80,52 @@ def test_the_presentation_mode_picture_and_the_last_stage(server, page):
     time.sleep(1.0)
     wait_idle(page)
     assert url_stage(page) == picture_stage(page) == 9
+
+
+def stage_sentence(page, stage: int) -> str:
+    """The sentence under the Flow picture that explains stage ``stage``."""
+    sentence = page.locator('[data-testid="stMarkdownContainer"]').filter(
+        has_text=f"Stage {stage}."
+    )
+    return sentence.first.inner_text().strip()
+
+
+def test_stage_8_says_when_a_row_of_weights_is_undefined(server, page, browser):
+    """Someone's link where every score is 0 and is divided by its row's sum (0/0): stage 8
+    says the focused token's weights are undefined (it once named whom it attended to); a
+    stable softmax defines them and the sentence gives the core's context vector."""
+    zeros = ";".join(["0,0,0"] * 6)
+    page.goto(f"{server}/Flow?x={zeros}&norm=sum&mask=causal&stage=7")
+    page.wait_for_selector(PICTURE, timeout=60_000)
+    wait_for_stage(page, 7)
+    page.evaluate("document.activeElement?.blur()")
+    page.keyboard.press("ArrowRight")
+    wait_for_stage(page, 8)
+    sentence = stage_sentence(page, 8)
+    assert "journey (x⁽²⁾) has undefined weights (0/0" in sentence, sentence
+    assert "attends most" not in sentence
+
+    learner.open_more_settings(page)
+    learner.choose(page, "norm", "softmax (stable)")
+    screen.after_change(page, lambda p: stage_sentence(p, 8), sentence)
+    wait_for_stage(page, 8)
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings["norm"] == "softmax"
+    trace = expected.trace_of(settings)
+    z = format_vector(trace.head_context[0, settings.query_index].tolist(), settings["decimals"])
+    sentence = stage_sentence(page, 8)
+    assert f"= {z}: journey (x⁽²⁾) attends most to" in sentence, (z, sentence)
+    assert "undefined" not in sentence
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        other.goto(screen.share_link(page))
+        other.wait_for_selector(PICTURE, timeout=60_000)
+        wait_for_stage(other, 8)
+        assert stage_sentence(other, 8) == sentence
+    finally:
+        fresh.close()
 
 
 def lines_chart(page):
