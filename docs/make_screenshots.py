@@ -10,6 +10,7 @@ never writes here: run this script when the pages change.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.e2e.screen import wait_idle  # noqa: E402
+from tests.e2e.screen import wait_idle, wait_ready  # noqa: E402
 from tests.e2e.server import start_server, stop_server  # noqa: E402
 from ui.nav import PAGES  # noqa: E402
 
@@ -30,6 +31,26 @@ EXTRA = (
     ("lines-hover", "?weights_view=lines&mask=causal&isolate=5", None),  # as hovering token 5
     ("compare-difference", "Compare?pin=preset%3Djourney&d_out=3", "B − A"),
 )
+
+
+# Still drawing: a spinner (the encoder loading), a placeholder, or a 3D plot without its SVG.
+_STILL_DRAWING_JS = """() =>
+  document.querySelector('[data-testid="stSpinner"], [data-testid^="stSkeleton"]') !== null
+  || [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+       .some(c => !c.querySelector('.main-svg'))"""
+
+
+def wait_drawn(page, timeout: float = 180.0) -> None:
+    """Wait until the whole page is drawn: a screenshot taken while the encoder loads or the
+    3D plot's code arrives shows a spinner or grey placeholders."""
+    wait_ready(page, timeout)
+    deadline = time.monotonic() + timeout
+    while page.evaluate(_STILL_DRAWING_JS):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{page.url} was still drawing after {timeout:.0f} s")
+        time.sleep(0.2)
+    wait_idle(page)
+    page.wait_for_timeout(500)  # the last transitions (Plotly's camera, tabs) settle
 
 
 def main() -> None:
@@ -45,7 +66,7 @@ def main() -> None:
                     context = browser.new_context(viewport={"width": 1280, "height": 720})
                     page = context.new_page()
                     page.goto(f"{url}/{info.url_path}{query}")
-                    wait_idle(page)
+                    wait_drawn(page)
                     target = OUT / f"{name.lower()}{suffix}.png"
                     page.screenshot(path=str(target))
                     print(target.relative_to(ROOT))
@@ -54,7 +75,7 @@ def main() -> None:
                 context = browser.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
                 page.goto(f"{url}/{path}")
-                wait_idle(page)
+                wait_drawn(page)
                 if heading is not None:
                     found = page.get_by_role("heading", name=heading, exact=True)
                     found.evaluate("element => element.scrollIntoView({block: 'start'})")
