@@ -92,6 +92,8 @@ def flow_numbers(trace: AttentionTrace, query: int, head: int = 0) -> FlowNumber
         raise AttentionInputError(f"there is no head {head + 1} ({trace.num_heads} heads)")
     heads = trace.num_heads
 
+    W_query, W_key, W_value = trace.head_projections(head)
+
     def bias(vector: torch.Tensor | None) -> Vector | None:
         return None if vector is None else _vector(_head_columns(vector[None, :], heads, head)[0])
 
@@ -103,9 +105,9 @@ def flow_numbers(trace: AttentionTrace, query: int, head: int = 0) -> FlowNumber
         scale_divisor=float(trace.scale_divisor),
         dropout_factor=float(trace.dropout_factor),
         inputs=_matrix(trace.inputs),
-        W_query=_matrix(_head_columns(trace.W_query, heads, head)),
-        W_key=_matrix(_head_columns(trace.W_key, heads, head)),
-        W_value=_matrix(_head_columns(trace.W_value, heads, head)),
+        W_query=_matrix(W_query),
+        W_key=_matrix(W_key),
+        W_value=_matrix(W_value),
         b_query=bias(trace.b_query),
         b_key=bias(trace.b_key),
         b_value=bias(trace.b_value),

@@ -7,6 +7,7 @@ from typing import Any
 
 import torch
 
+from attention_core import steps
 from attention_core.config import AttentionConfig
 
 
@@ -104,6 +105,19 @@ class AttentionTrace:
     def dropped(self) -> torch.Tensor:
         """Which weights dropout zeroed (num_heads, num_tokens, num_tokens)."""
         return ~self.dropout_keep
+
+    def head_projections(self, head: int = 0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """W_query, W_key and W_value of one head (d_in, head width each).
+
+        The pipeline cuts heads from the projected columns in order (``steps.split_heads``), so
+        a head's matrices are the same consecutive slice of the columns, whether the heads
+        share one projection ("split") or sit side by side ("wrapper").
+        """
+        if not 0 <= head < self.num_heads:
+            raise IndexError(f"there is no head {head + 1} ({self.num_heads} heads)")
+        matrices = (self.W_query, self.W_key, self.W_value)
+        W_query, W_key, W_value = (steps.split_heads(m, self.num_heads)[head] for m in matrices)
+        return W_query, W_key, W_value
 
     def to_dict(self) -> dict[str, Any]:
         """Plain Python values (tensors as nested lists), ready for JSON."""

@@ -60,5 +60,6 @@ def _starting_matrices(page: Page, sidebar: AttentionTrace, d_in: int) -> list[M
     # Heads side by side ("wrapper") can be wider than one typed matrix may be (6 heads of 2
     # make 12 columns); the page shows one head, so it starts from the first head's columns.
     _, high = PARAMS["d_out"].limits(page.embeddings.num_tokens)
-    width = sidebar.W_query.shape[1] if sidebar.W_query.shape[1] <= high else sidebar.head_dim
-    return [_rows(m[:, :width]) for m in (sidebar.W_query, sidebar.W_key, sidebar.W_value)]
+    whole = (sidebar.W_query, sidebar.W_key, sidebar.W_value)
+    matrices = whole if sidebar.W_query.shape[1] <= high else sidebar.head_projections(0)
+    return [_rows(m) for m in matrices]

@@ -53,6 +53,27 @@ def test_flow_numbers_are_one_heads_slice_of_the_trace(layout):
     assert numbers.W_out is not None and len(numbers.W_out) == trace.W_out.shape[0]
 
 
+@pytest.mark.parametrize(("layout", "d_out"), [("split", 6), ("wrapper", 2)])
+def test_one_heads_projections_give_that_heads_queries_keys_and_values(layout, d_out):
+    config = AttentionConfig(d_out=d_out, heads=3, heads_layout=layout, qkv_bias=True)
+    trace = run_attention(JOURNEY, config)
+    width = trace.W_query.shape[1] // 3
+    for head in range(3):
+        W_query, W_key, W_value = trace.head_projections(head)
+        assert W_query.shape == W_key.shape == W_value.shape == (3, width)
+        columns = slice(head * width, (head + 1) * width)
+        for matrix, bias, projected in (
+            (W_query, trace.b_query, trace.queries),
+            (W_key, trace.b_key, trace.keys),
+            (W_value, trace.b_value, trace.values),
+        ):
+            expected = trace.inputs @ matrix + bias[columns]
+            torch.testing.assert_close(expected, projected[:, columns])
+    assert not torch.equal(trace.head_projections(0)[0], trace.head_projections(1)[0])
+    with pytest.raises(IndexError, match="no head 4"):
+        trace.head_projections(3)
+
+
 def test_flow_numbers_refuse_a_token_or_head_that_is_not_there():
     trace = run_attention(JOURNEY, AttentionConfig())
     with pytest.raises(AttentionInputError, match="no token 7"):
