@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attention_core.lessons import similarity
-from ui import charts, safe, views
+from ui import charts, plots, safe, views
 from ui import page as run_order
 
 page = run_order.setup(__file__)
@@ -23,7 +23,7 @@ pairs = page.call(similarity, page.embeddings)
 left, right = st.columns([1.3, 1])
 with left:
     st.header("The embeddings in 3D")
-    figure = charts.make_embedding_3d(
+    figure = plots.make_embedding_3d(
         trace.inputs.tolist(),
         labels,
         context=trace.output[page.query].tolist(),

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cached, charts, tables, views
+from ui import cached, plots, tables, views
 from ui import page as run_order
 
 page = run_order.setup(__file__)
@@ -53,7 +53,7 @@ LINE_CHARTS = (  # (measure, axis title, chart title, log axis)
 )
 for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, strict=True):
     with column:
-        spec = charts.make_line_chart(
+        spec = plots.make_line_chart(
             rows,
             y=measure,
             y_title=axis,

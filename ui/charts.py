@@ -1,4 +1,4 @@
-"""Chart builders: plain data in, a Vega-Lite dict (or a Plotly figure) out. No st.* calls.
+"""Heatmaps: plain data in, a Vega-Lite dict out. No st.* calls (the other charts: ``ui.plots``).
 
 Heatmaps size themselves from what they print: the cell width comes from the longest number
 at the chosen decimals and the font size, the label column from the longest label, and the
@@ -16,8 +16,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import plotly.graph_objects as go
 
 from attention_core.formatting import format_number
 from ui import colors, safe
@@ -114,31 +112,6 @@ def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
     return records
 
 
-def nice_step(span: float) -> float:
-    """The smallest of 1, 2, 5 × 10ᵏ that is at least ``span`` / 5."""
-    target = max(span, 1e-12) / 5
-    power = 10 ** math.floor(math.log10(target))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= target - 1e-15)
-
-
-def nice_range(low: float, high: float) -> tuple[float, float]:
-    """``[low, high]`` widened to multiples of a 1-2-5 step.
-
-    A colour scale over a nice range stays the same while the numbers move a little, so the
-    chart's spec does not change and the browser only swaps its data (much faster).
-    """
-    if high - low < 1e-9:
-        low, high = low - 0.5, high + 0.5
-    step = nice_step(high - low)
-    return math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
-
-
-def nice_bound(extent: float) -> float:
-    """The smallest of 1, 2, 5 × 10ᵏ that is at least ``extent`` (a symmetric scale's end)."""
-    power = 10 ** math.floor(math.log10(max(extent, 1e-12)))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= extent - 1e-12)
-
-
 # The colour scale's fixed domain: a cell's ``shade`` is its place between ``low`` and ``high``.
 SHADES = colors.spread(0.0, 1.0, 5)
 # Streamlit gives the spec's top-level data (sent as a table) this name in the browser.
@@ -152,9 +125,9 @@ def colour_range(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[fl
         if heatmap.scale == "fixed" or not shown:
             return 0.0, 1.0
         if heatmap.shared is not None:
-            return nice_range(*heatmap.shared)
-        return nice_range(min(shown), max(shown))
-    extent = nice_bound(max((abs(v) for v in shown), default=1.0) or 1.0)
+            return colors.nice_range(*heatmap.shared)
+        return colors.nice_range(min(shown), max(shown))
+    extent = colors.nice_bound(max((abs(v) for v in shown), default=1.0) or 1.0)
     return -extent, extent
 
 
@@ -351,207 +324,3 @@ def _heatmap_layers(
             }
         )
     return layers
-
-
-def make_weight_bars(
-    weights: Sequence[float],
-    labels: Sequence[str],
-    *,
-    title: str,
-    description: str,
-    decimals: int,
-    present: bool = False,
-) -> dict:
-    """Horizontal bars of one query's weights, with the numbers printed (a Vega-Lite dict)."""
-    font = FONT[present]
-    labels = [safe.plain(label, LABEL_CHARS) for label in labels]
-    top = max(1.0, max((w for w in weights if math.isfinite(w)), default=0.0))
-    records = [
-        {
-            "key": label,
-            "weight": weight if math.isfinite(weight) else 0.0,
-            "text": format_number(weight, decimals),
-            "desc": f"{label}: {format_number(weight, decimals)}",
-        }
-        for label, weight in zip(labels, weights, strict=True)
-    ]
-    room = max(text_width(r["text"], font) for r in records) + 10
-    return {
-        "autosize": {"type": "fit-x", "contains": "padding"},
-        "description": safe.plain(description, 300),
-        "width": "container",
-        "height": max(100, math.ceil(font * 2) * len(labels)),
-        "title": {"text": safe.plain(title, 80), "fontSize": font + 3, "anchor": "start"},
-        "data": {"values": records},
-        "encoding": {
-            "y": {
-                "field": "key",
-                "type": "nominal",
-                "sort": labels,
-                "title": None,
-                "axis": {"labelFontSize": font, "labelLimit": 160},
-            },
-            "x": {
-                "field": "weight",
-                "type": "quantitative",
-                "scale": {"domain": [0, top]},
-                "title": "weight",
-                "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
-            },
-        },
-        "layer": [
-            {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
-            {
-                "mark": {
-                    "type": "text",
-                    "align": "left",
-                    "dx": 4,
-                    "fontSize": font,
-                    "color": "#000000",
-                    "aria": True,
-                },
-                "encoding": {"text": {"field": "text"}, "description": {"field": "desc"}},
-            },
-        ],
-        "padding": {**PADDING, "right": math.ceil(room)},
-    }
-
-
-LINE_COLORS = ("#1b9e77", "#d95f02", "#7570b3")  # Dark2: distinguishable without red-green
-
-
-def make_line_chart(
-    rows: Sequence[dict[str, float | int | str]],
-    *,
-    y: str,
-    y_title: str,
-    title: str,
-    description: str,
-    log_y: bool = False,
-    present: bool = False,
-) -> dict:
-    """Lines of ``y`` against d (log axis), one per scaling label, with a legend."""
-    font = FONT[present]
-    labels = list(dict.fromkeys(str(r["label"]) for r in rows))
-    return {
-        "autosize": {"type": "fit-x", "contains": "padding"},
-        "padding": PADDING,
-        "description": safe.plain(description, 300),
-        "width": "container",
-        "height": 220 if not present else 260,
-        "title": {"text": title, "fontSize": font + 3, "anchor": "start"},
-        "layer": [
-            {
-                "data": {"values": [dict(r) for r in rows]},
-                "mark": {"type": "line", "point": True, "aria": False},
-                "encoding": {
-                    "x": {
-                        "field": "d",
-                        "type": "quantitative",
-                        "scale": {"type": "log", "base": 2},
-                        "title": "key dimension d",
-                    },
-                    "y": {
-                        "field": y,
-                        "type": "quantitative",
-                        "scale": {"type": "log"} if log_y else {"zero": False},
-                        "title": y_title,
-                    },
-                    "color": {
-                        "field": "label",
-                        "type": "nominal",
-                        "sort": labels,
-                        "scale": {"domain": labels, "range": list(LINE_COLORS[: len(labels)])},
-                        "legend": {"title": "scores", "orient": "bottom", "columns": 1},
-                    },
-                    "tooltip": [
-                        {"field": "d"},
-                        {"field": "label"},
-                        {"field": y, "type": "quantitative", "format": ".4f"},
-                    ],
-                },
-            }
-        ],
-        "config": {
-            "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
-            "legend": {"labelFontSize": font - 1, "titleFontSize": font - 1},
-        },
-    }
-
-
-PALETTE = (
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#7f7f7f",
-    "#bcbd22",
-    "#17becf",
-    "#393b79",
-    "#637939",
-)
-
-
-def make_embedding_3d(
-    vectors: Sequence[Sequence[float]],
-    labels: Sequence[str],
-    *,
-    context: Sequence[float] | None = None,
-    context_label: str = "",
-    decimals: int = 2,
-    present: bool = False,
-) -> go.Figure:
-    """Tokens as arrows from the origin in 3D (first three dimensions; missing ones are 0).
-
-    Plotly reads a few HTML tags in its labels, so every label goes through ``safe.plotly``.
-    """
-    figure = go.Figure()
-    arrows = [
-        (list(v), label, PALETTE[i % len(PALETTE)], "solid")
-        for i, (v, label) in enumerate(zip(vectors, labels, strict=True))
-    ]
-    if context is not None:
-        arrows.append((list(context), context_label, "#000000", "dash"))
-    for vector, label, colour, dash in arrows:
-        x, y, z = ([*list(vector), 0.0, 0.0, 0.0])[:3]
-        name = safe.plotly(label)
-        where = ", ".join(format_number(v, decimals) for v in (x, y, z))
-        figure.add_trace(
-            go.Scatter3d(
-                x=[0, x],
-                y=[0, y],
-                z=[0, z],
-                mode="lines+text",
-                text=["", name],
-                textposition="top center",
-                line={"color": colour, "width": 7, "dash": dash},
-                textfont={"size": 16 if present else 12, "color": colour},
-                name=name,
-                hovertext=["origin", f"{name}: ({where})"],
-                hoverinfo="text",
-            )
-        )
-        figure.add_trace(
-            go.Cone(
-                x=[x],
-                y=[y],
-                z=[z],
-                u=[x * 0.12],
-                v=[y * 0.12],
-                w=[z * 0.12],
-                anchor="tip",
-                colorscale=[[0, colour], [1, colour]],
-                showscale=False,
-                hoverinfo="skip",
-            )
-        )
-    figure.update_layout(
-        height=460,
-        margin={"l": 0, "r": 0, "t": 10, "b": 0},
-        showlegend=False,
-        scene={"xaxis_title": "d1", "yaxis_title": "d2", "zaxis_title": "d3", "aspectmode": "cube"},
-    )
-    return figure

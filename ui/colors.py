@@ -7,6 +7,7 @@ Either one reaches at least 4.58 : 1 against any colour, above WCAG AA's 4.5 : 1
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -65,3 +66,28 @@ def spread(low: float, high: float, count: int) -> list[float]:
     if count == 1:
         return [low]
     return [low + (high - low) * i / (count - 1) for i in range(count)]
+
+
+def nice_step(span: float) -> float:
+    """The smallest of 1, 2, 5 × 10ᵏ that is at least ``span`` / 5."""
+    target = max(span, 1e-12) / 5
+    power = 10 ** math.floor(math.log10(target))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= target - 1e-15)
+
+
+def nice_range(low: float, high: float) -> tuple[float, float]:
+    """``[low, high]`` widened to multiples of a 1-2-5 step.
+
+    A colour scale over a nice range stays the same while the numbers move a little, so the
+    chart's spec does not change and the browser only swaps its data (much faster).
+    """
+    if high - low < 1e-9:
+        low, high = low - 0.5, high + 0.5
+    step = nice_step(high - low)
+    return math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
+
+
+def nice_bound(extent: float) -> float:
+    """The smallest of 1, 2, 5 × 10ᵏ that is at least ``extent`` (a symmetric scale's end)."""
+    power = 10 ** math.floor(math.log10(max(extent, 1e-12)))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= extent - 1e-12)

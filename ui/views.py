@@ -17,7 +17,7 @@ from attention_core import AttentionTrace
 from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from attention_core.params import PARAMS
-from ui import charts, controls, formulas, safe, state, tables
+from ui import charts, controls, formulas, plots, safe, state, tables
 from ui.page import Page
 
 SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
@@ -237,7 +237,7 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
     bars, formula = st.columns([1, 1.3])
     with bars:
         weights = trace.weights_after_dropout[head, query].tolist()
-        spec = charts.make_weight_bars(
+        spec = plots.make_weight_bars(
             weights,
             labels,
             title=f"weights of {safe.plain(labels[query], 20)}",

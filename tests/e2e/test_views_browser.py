@@ -14,7 +14,7 @@ from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_idle
-from ui import charts
+from ui import colors
 
 pytestmark = pytest.mark.e2e
 
@@ -78,7 +78,7 @@ LEGEND = """([sel, title]) => {
 def expected_legend(settings) -> list[str]:
     """The fitted colour range of the weights, low / middle / high, from the core's numbers."""
     weights = expected.trace_of(settings).weights_after_dropout[0].flatten().tolist()
-    low, high = charts.nice_range(min(weights), max(weights))
+    low, high = colors.nice_range(min(weights), max(weights))
     return [f"{v:.2f}" for v in (low, low + 0.5 * (high - low), high)]
 
 

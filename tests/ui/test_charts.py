@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from attention_core.params import DEFAULTS
 from tests.ui import vega
-from ui import charts, colors
+from ui import charts, colors, plots
 
 # The sans-serif font Debian's Chromium falls back on: a check of the estimate with real glyphs.
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -164,13 +164,13 @@ def test_the_default_decimals_are_the_books_four():
 
 @pytest.mark.parametrize("decimals", [1, 4, 6])
 def test_weight_bars_and_line_charts_describe_themselves(decimals):
-    bars = charts.make_weight_bars(
+    bars = plots.make_weight_bars(
         [0.15, 0.85], ["x", "y"], title="t", description="bars", decimals=decimals
     )
     assert bars["description"] == "bars"
     assert [r["text"] for r in records(bars)] == [f"{0.15:.{decimals}f}", f"{0.85:.{decimals}f}"]
     rows = [{"d": 1, "label": "none", "variance": 1.0}, {"d": 2, "label": "÷ d", "variance": 0.5}]
-    lines = charts.make_line_chart(rows, y="variance", y_title="v", title="t", description="l")
+    lines = plots.make_line_chart(rows, y="variance", y_title="v", title="t", description="l")
     assert lines["description"] == "l"
     assert lines["layer"][0]["encoding"]["color"]["legend"]["title"] == "scores"
 
