@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import charts, controls, lines_view, panels, views
+from ui import charts, controls, lines_view, panels, sentences, views
 from ui import page as run_order
 from ui.matrix_editor import show_glove_import, show_matrix_editor
 
@@ -37,7 +37,7 @@ else:
         show_matrix_editor(page)
     show_glove_import(page)
 with st.container(key="result_summary"):
-    st.markdown(views.summary(page, trace, head))
+    st.markdown(sentences.summary(page, trace, head))
 
 
 # Only the open panel is built and sent: a change reruns what the learner is looking at.

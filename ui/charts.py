@@ -1,49 +1,26 @@
 """Heatmaps: plain data in, a Vega-Lite dict out. No st.* calls (the other charts: ``ui.plots``).
 
-Heatmaps size themselves from what they print: the cell width comes from the longest number
-at the chosen decimals and the font size, the label column from the longest label, and the
-font shrinks (down to ``MIN_FONT``) until the chart fits the width it is given. Every chart
-carries a ``description`` (its text alternative); layers that repeat what the text says are
-hidden from assistive technology. Data goes at the top of the spec, which Streamlit sends as a
-table: while the rest of the spec is unchanged the browser only swaps the data, instead of
-rebuilding the chart. So nothing that moves with the numbers is written into a heatmap's spec:
-each cell carries its colour as a ``shade`` from 0 to 1 on a fixed scale, and the legend reads
-the range the colours span (``low`` … ``high``) from the data.
+A heatmap sizes itself from what it prints (``ui.sizing``). Every chart carries a
+``description`` (its text alternative); layers that repeat the text are hidden from assistive
+technology. Data goes at the top of the spec, which Streamlit sends as a table: while the rest
+of the spec is unchanged the browser only swaps the data instead of rebuilding the chart. So
+nothing that moves with the numbers is in the spec: each cell carries its colour as a ``shade``
+from 0 to 1 on a fixed scale, and the legend reads the range the colours span from the data.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from attention_core.formatting import format_number
-from ui import colors, safe
+from ui import colors, safe, sizing
+from ui.sizing import FONT, LABEL_CHARS, PADDING
 
 MASKED_GREY = "#d9d9d9"
 DROPPED_RED = "#c0392b"
-FONT = {False: 13, True: 17}  # normal and presentation mode
-MIN_FONT = 9
-# Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
-# pixels past them (a title's accents above, a label's descenders below).
-PADDING = {"top": 8, "left": 6, "right": 6, "bottom": 6}
-LABEL_CHARS = 20  # the longest label a chart prints in full
 TEXT_LIMIT = 16  # past this many rows or columns, cells carry no printed numbers
-# Width of a character in units of the font size (a sans-serif font, rounded up).
-_WIDTHS = {".": 0.3, ",": 0.3, "-": 0.4, " ": 0.3, "−": 0.62, "∞": 0.8, "✕": 0.85}
-
-
-def text_width(text: str, font: float) -> float:
-    """A generous estimate of ``text``'s width in pixels at ``font`` pixels."""
-    units = 0.0
-    for ch in text:
-        if ch in _WIDTHS:
-            units += _WIDTHS[ch]
-        elif ch.isascii():
-            units += 0.62
-        else:
-            units += 1.05  # wide scripts and symbols
-    return units * font
 
 
 @dataclass(frozen=True)
@@ -68,18 +45,8 @@ class Heatmap:
     shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
 
 
-@dataclass(frozen=True)
-class Geometry:
-    """The sizes a heatmap was given (pixels)."""
-
-    font: int
-    cell_width: int
-    cell_height: int
-    label_width: int
-    total_width: int
-
-
-def _cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: int) -> str:
+def cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: int) -> str:
+    """What a cell prints: its number, −∞ (masked score), ✕ (dropped) or "undef." (NaN)."""
     if masked and kind == "scores":
         return "−∞"
     if dropped and not masked:
@@ -89,6 +56,37 @@ def _cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: i
     return format_number(value, decimals)
 
 
+def cell_texts(heatmap: Heatmap, decimals: int) -> list[list[str]]:
+    """Every cell's text as the chart prints it, row by row (for a table of the same)."""
+    return [
+        [
+            cell_text(
+                value,
+                heatmap.masked is not None and bool(heatmap.masked[i][j]),
+                heatmap.dropped is not None and bool(heatmap.dropped[i][j]),
+                heatmap.kind,
+                decimals,
+            )
+            for j, value in enumerate(row)
+        ]
+        for i, row in enumerate(heatmap.values)
+    ]
+
+
+def share_fitted_range(heatmaps: Sequence[tuple[Heatmap, str]]) -> list[tuple[Heatmap, str]]:
+    """Weights fitted to their numbers, shown side by side, share one range: the same colour,
+    the same weight. Other heatmaps pass unchanged."""
+    fitted = [h for h, _ in heatmaps if h.kind == "weights" and h.scale == "fitted"]
+    ranges = [r for r in map(value_range, fitted) if r is not None]
+    if len(fitted) < 2 or not ranges:
+        return list(heatmaps)
+    shared = (min(r[0] for r in ranges), max(r[1] for r in ranges))
+    return [
+        (replace(h, shared=shared) if h.kind == "weights" and h.scale == "fitted" else h, key)
+        for h, key in heatmaps
+    ]
+
+
 def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
     records = []
     for i, row in enumerate(heatmap.values):
@@ -96,7 +94,7 @@ def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
             masked = bool(heatmap.masked[i][j]) if heatmap.masked is not None else False
             dropped = bool(heatmap.dropped[i][j]) if heatmap.dropped is not None else False
             finite = math.isfinite(value)
-            text = _cell_text(value, masked, dropped, heatmap.kind, decimals)
+            text = cell_text(value, masked, dropped, heatmap.kind, decimals)
             state = "masked" if masked else ("shown" if finite else "undefined")
             records.append(
                 {
@@ -139,32 +137,6 @@ def _legend_label(decimals: int) -> str:
     return f"length({DATA}) ? format({value}, '.{min(decimals, 2)}f') : ''"
 
 
-def geometry(
-    heatmap: Heatmap, texts: Sequence[str], present: bool, max_width: int
-) -> tuple[Geometry, bool]:
-    """Cell and label sizes from the printed text; the font shrinks until the chart fits.
-
-    Columns are made wide enough for their labels when that fits; otherwise the labels are
-    tilted. Returns the geometry and whether the column labels are tilted.
-    """
-    font = FONT[present]
-    rows = [safe.plain(label, LABEL_CHARS) for label in heatmap.rows]
-    columns = [safe.plain(label, LABEL_CHARS) for label in heatmap.columns]
-    while True:
-        numbers = max(text_width(t, font) for t in texts) + 0.7 * font
-
-        header = max(text_width(c, font) for c in columns) + 0.6 * font
-        label_width = math.ceil(max(text_width(label, font) for label in rows) + 8)
-        for cell, tilt in ((max(numbers, header), False), (numbers, True)):
-            cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
-            total = label_width + cell_width * len(columns) + 12
-            if total <= max_width:
-                return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
-        if font <= MIN_FONT:
-            return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
-        font -= 1
-
-
 def value_range(heatmap: Heatmap) -> tuple[float, float] | None:
     """The smallest and largest finite value shown (None when there is none)."""
     shown = [
@@ -182,7 +154,7 @@ def fits(
     """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
     smaller than its mode's full size."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    size, _ = geometry(heatmap, texts, present, max_width)
+    size, _ = sizing.geometry(heatmap.rows, heatmap.columns, texts, present, max_width)
     return size.font >= FONT[present] - shrink and size.total_width <= max_width
 
 
@@ -196,7 +168,8 @@ def make_heatmap(
         record["column"] = safe.plain(record["column"], LABEL_CHARS)
     rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
     columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
-    size, tilt = geometry(heatmap, [str(r["text"]) for r in records], present, max_width)
+    texts = [str(r["text"]) for r in records]
+    size, tilt = sizing.geometry(heatmap.rows, heatmap.columns, texts, present, max_width)
     low, high = colour_range(heatmap, records)
     stops = colors.SEQUENTIAL if heatmap.kind == "weights" else colors.DIVERGING
     for record in records:
@@ -255,7 +228,7 @@ def make_heatmap(
 def _heatmap_layers(
     heatmap: Heatmap,
     stops: tuple,
-    size: Geometry,
+    size: sizing.Geometry,
     printed: bool,
     decimals: int,
 ) -> list[dict]:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from ui import safe
-from ui.charts import text_width
 from ui.diagram import Arrow, Box, Size
+from ui.sizing import text_width
 
 STEPS = ("scores", "scaled", "masked", "weights", "dropout")  # one column per key each
 NARROW = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾ʲⱼ", "..............")  # small letters: as wide as a dot

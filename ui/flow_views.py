@@ -11,7 +11,7 @@ import streamlit as st
 from attention_core import AttentionTrace
 from attention_core.flow import FlowNumbers, flow_numbers
 from attention_core.params import FLOW_STAGES
-from ui import controls, flow, safe, state, tables, views
+from ui import controls, flow, safe, sentences, state, tables, views
 from ui.lines_view import MAIN_WIDTH
 from ui.page import Page
 
@@ -91,7 +91,7 @@ def _named(page: Page, j: int) -> str:
 
 
 def _all_named(page: Page, positions: list[int]) -> str:
-    return views.listing([_named(page, j) for j in positions])
+    return sentences.listing([_named(page, j) for j in positions])
 
 
 def _each(positions: list[int]) -> str:
@@ -102,7 +102,7 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
     """What the current stage does, with its numbers (Markdown, labels escaped)."""
     i, n = numbers.query, page.number
     me = f"{_named(page, i)} (x{flow.sup(i)})"
-    top_scores = views.strongest(page, numbers.scores)
+    top_scores = sentences.strongest(page, numbers.scores)
     top_score = top_scores[0]
     config = trace.config
     blocked = [j for j, a in enumerate(numbers.allowed) if not a]
@@ -136,9 +136,9 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
 
 def _attends(page: Page, me: str, weights: list[float]) -> str:
     """Whom the focused token attends to most, or that its weights are undefined."""
-    if views.undefined_weights(weights):
-        return f"{me} has undefined weights ({views.UNDEFINED_WHY})"
-    top = views.strongest(page, weights)
+    if sentences.undefined_weights(weights):
+        return f"{me} has undefined weights ({sentences.UNDEFINED_WHY})"
+    top = sentences.strongest(page, weights)
     weight = page.number(weights[top[0]]) + _each(top)
     return f"{me} attends most to {_all_named(page, top)} ({weight})"
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from attention_core.formatting import format_number
 from ui import safe
-from ui.charts import FONT, LABEL_CHARS, text_width
+from ui.sizing import FONT, LABEL_CHARS, text_width
 
 # Dark2 (ColorBrewer), colour-blind friendly for the first three; one colour per head.
 DARK2 = "#1b9e77 #d95f02 #7570b3 #e7298a #66a61e #e6ab02 #a6761d #666666"

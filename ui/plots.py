@@ -1,6 +1,6 @@
 """The charts that are not heatmaps: one query's weights as bars, curves against the key
 dimension, and the embeddings as arrows in 3D. Plain data in, a Vega-Lite dict or a Plotly
-figure out; no st.* calls. Fonts and room around the plot are the heatmaps' (``ui.charts``).
+figure out; no st.* calls. Fonts and room around the plot come from ``ui.sizing``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from attention_core.formatting import format_number
 from ui import safe
-from ui.charts import FONT, LABEL_CHARS, PADDING, text_width
+from ui.sizing import FONT, LABEL_CHARS, PADDING, text_width
 
 
 def make_weight_bars(

@@ -67,7 +67,7 @@ def plain(text: object, limit: int = MARKDOWN_LIMIT) -> str:
 def html_text(text: object, limit: int = 300) -> str:
     """Text as the content of an HTML element: ``&``, ``<`` and ``>`` become entities.
 
-    Only for the live region that announces results (``ui.views.announce``); nothing else in
+    Only for the live region that announces results (``ui.sentences.announce``); nothing else in
     the app builds HTML around user text.
     """
     return html.escape(shorten(text, limit), quote=True)

@@ -7,8 +7,7 @@ arithmetic here) and every number goes through the page's one format.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 
 import streamlit as st
 import torch
@@ -17,7 +16,7 @@ from attention_core import AttentionTrace
 from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from attention_core.params import PARAMS
-from ui import charts, controls, formulas, plots, safe, state, tables
+from ui import charts, controls, formulas, plots, safe, sentences, state, tables
 from ui.page import Page
 
 SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
@@ -33,7 +32,7 @@ def show_header(page: Page, title: str, intro: str = "") -> None:
     st.caption(uses)
     show_notices(page)
     if page.info.key not in ("9_Word_vectors", "10_Real_sentences"):
-        announce(page, page.trace, max(int(page.settings["head"]) - 1, 0))
+        sentences.announce(page, page.trace, max(int(page.settings["head"]) - 1, 0))
     if intro and not page.present:
         st.markdown(intro)
 
@@ -74,17 +73,9 @@ def show_heatmap(
 
 
 def _heatmap_table(page: Page, heatmap: charts.Heatmap) -> str:
-    values = []
-    for i, row in enumerate(heatmap.values):
-        cells = []
-        for j, value in enumerate(row):
-            masked = heatmap.masked is not None and heatmap.masked[i][j]
-            dropped = heatmap.dropped is not None and heatmap.dropped[i][j]
-            cells.append(charts._cell_text(value, masked, dropped, heatmap.kind, page.decimals))
-        values.append(cells)
     labelled = heatmap.kind in ("weights", "scores", "difference")
     return tables.matrix_table(
-        values,
+        charts.cell_texts(heatmap, page.decimals),
         heatmap.rows,
         heatmap.columns,
         "query \\ key" if labelled else "token",
@@ -166,73 +157,13 @@ def head_choice(page: Page) -> int:
     return int(controls.widget("head", page.settings)) - 1
 
 
-def strongest(page: Page, values: Sequence[float]) -> list[int]:
-    """Every position whose printed value is the largest printed value.
-
-    Values that print alike are a tie on screen, so they are named together: picking one by
-    the last bit of a float would name a different token on another machine (identical rows
-    give weights that differ in their last bit, depending on the number of threads).
-    """
-    top = page.number(max(values))
-    return [j for j, v in enumerate(values) if page.number(v) == top]
-
-
-def listing(names: Sequence[str], most: int = 3) -> str:
-    """Names in words: ``a``, ``a and b``, ``a, b and c``, ``a, b and 4 more``."""
-    if len(names) > most:
-        return f"{', '.join(names[: most - 1])} and {len(names) - most + 1} more"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def undefined_weights(weights: Sequence[float]) -> bool:
-    """True when a row of weights holds a NaN (0/0, or ∞/∞ after an overflow): no key is
-    "attended to most" then, whatever the other entries print."""
-    return any(math.isnan(w) for w in weights)
-
-
-UNDEFINED_WHY = f"0/0, or ∞/∞ after an overflow: see “{PARAMS['norm'].label}” under More settings"
-
-
-def result_sentence(
-    page: Page, trace: AttentionTrace, head: int, name: Callable[[str], str] = str
-) -> str:
-    """The focused query's result in words: the keys it attends to most (ties named
-    together), that weight (``… each`` for a tie) and its context vector. ``name`` writes a
-    token label (escaped for Markdown by :func:`summary`)."""
-    query = page.query
-    weights = trace.weights_after_dropout[head, query].tolist()
-    vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
-    who = name(page.labels[query])
-    if undefined_weights(weights):
-        return f"{who} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
-    best = strongest(page, weights)
-    weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
-    keys = listing([name(page.labels[j]) for j in best])
-    return f"{who} attends most to {keys} ({weight}); context vector {vector}."
-
-
-def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
-    """The focused query's result in words (Markdown-safe)."""
-    return result_sentence(page, trace, head, lambda label: safe.md(label, 24))
-
-
-def announce(page: Page, trace: AttentionTrace, head: int = 0) -> None:
-    """A polite live region, visually hidden, that states the focused query's result in words
-    after every change (what a screen reader user hears instead of seeing the heatmap)."""
-    text = result_sentence(page, trace, head)
-    st.html(
-        '<div class="sr-only" role="status" aria-live="polite" aria-atomic="true">'
-        f"{safe.html_text(text)}</div>"
-    )
-
-
 def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: bool = True) -> None:
     """The focused query: its result in words, its weights as bars, its context as a sum."""
     query = page.query
     labels = page.labels
     if with_summary:
         with st.container(key="result_summary"):
-            st.markdown(summary(page, trace, head))
+            st.markdown(sentences.summary(page, trace, head))
 
     bars, formula = st.columns([1, 1.3])
     with bars:
@@ -310,7 +241,7 @@ def show_side_by_side(
 ) -> list:
     """Heatmaps in rows of ``per_row`` (all in one row by default), fewer per row when they
     would not fit at full size; returns one container per heatmap, for what goes under it."""
-    heatmaps = _shared_colours(heatmaps)
+    heatmaps = charts.share_fitted_range(heatmaps)
     per_row = per_row or len(heatmaps)
     while per_row > 1 and not all(
         charts.fits(
@@ -332,21 +263,6 @@ def show_side_by_side(
                 show_heatmap(page, heatmap, key, max_width=column_width(width, per_row))
             holders.append(column)
     return holders
-
-
-def _shared_colours(
-    heatmaps: Sequence[tuple[charts.Heatmap, str]],
-) -> list[tuple[charts.Heatmap, str]]:
-    """Weights fitted to their numbers share one range: the same colour, the same weight."""
-    fitted = [h for h, _ in heatmaps if h.kind == "weights" and h.scale == "fitted"]
-    ranges = [r for r in map(charts.value_range, fitted) if r is not None]
-    if len(fitted) < 2 or not ranges:
-        return list(heatmaps)
-    shared = (min(r[0] for r in ranges), max(r[1] for r in ranges))
-    return [
-        (replace(h, shared=shared) if h.kind == "weights" and h.scale == "fitted" else h, key)
-        for h, key in heatmaps
-    ]
 
 
 def predict(question: str, answer: str, key: str) -> None:

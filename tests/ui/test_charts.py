@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from attention_core.params import DEFAULTS
 from tests.ui import vega
-from ui import charts, colors, plots
+from ui import charts, colors, plots, sizing
 
 # The sans-serif font Debian's Chromium falls back on: a check of the estimate with real glyphs.
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -74,28 +74,28 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
 ):
     spec = charts.make_heatmap(heatmap, decimals=decimals, present=present, max_width=max_width)
     font = spec["config"]["axis"]["labelFontSize"]  # the font the chart chose
-    assert charts.MIN_FONT <= font <= charts.FONT[present]
+    assert sizing.MIN_FONT <= font <= sizing.FONT[present]
     columns = len(heatmap.columns)
     cell = spec["width"] / columns
     assert cell == int(cell) and spec["height"] == math.ceil(1.95 * font) * len(heatmap.rows)
     for record in records(spec):
-        assert cell >= charts.text_width(record["text"], font)
+        assert cell >= sizing.text_width(record["text"], font)
     label_width = spec["encoding"]["y"]["axis"]["labelLimit"]
     total = spec["width"] + label_width + 12
     texts = [r["text"] for r in records(spec)]
-    smallest = _width_at(charts.MIN_FONT, heatmap, texts)
+    smallest = _width_at(sizing.MIN_FONT, heatmap, texts)
     if smallest <= max_width:
         assert total <= max_width
-    if font > charts.MIN_FONT:
+    if font > sizing.MIN_FONT:
         assert total <= max_width  # the font only shrinks while the chart does not fit
 
 
 def _width_at(font: int, heatmap: charts.Heatmap, texts: list[str]) -> int:
     """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers."""
-    labels = [charts.safe.plain(r, charts.LABEL_CHARS) for r in heatmap.rows]
-    numbers = max(charts.text_width(t, font) for t in texts) + 0.7 * font
+    labels = [charts.safe.plain(r, sizing.LABEL_CHARS) for r in heatmap.rows]
+    numbers = max(sizing.text_width(t, font) for t in texts) + 0.7 * font
     cell = max(math.ceil(numbers), math.ceil(2.2 * font))
-    label = math.ceil(max(charts.text_width(r, font) for r in labels) + 8)
+    label = math.ceil(max(sizing.text_width(r, font) for r in labels) + 8)
     return label + cell * len(heatmap.columns) + 12
 
 
@@ -129,7 +129,9 @@ def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimal
     for layer in layers(spec):  # rectangles repeat what the texts say
         assert layer["mark"]["aria"] is (layer["mark"]["type"] == "text")
     number = re.compile(rf"-?[0-9]+\.[0-9]{{{decimals}}}")
+    table = charts.cell_texts(heatmap, decimals)  # "Show as table" prints what the chart does
     for record, (i, j) in zip(records(spec), _cells(heatmap), strict=True):
+        assert record["text"] == table[i][j]
         value = heatmap.values[i][j]
         masked = heatmap.masked is not None and heatmap.masked[i][j]
         dropped = heatmap.dropped is not None and heatmap.dropped[i][j]

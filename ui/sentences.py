@@ -1,0 +1,78 @@
+"""The focused token's result in words: whom it attends to most, with that weight and its
+context vector, for the page (Markdown-safe) and for screen readers (a live region).
+
+Ties are decided on the printed numbers, and a row of weights that is not a number (0/0, or
+∞/∞ after an overflow) is said to be undefined rather than "attended to".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from attention_core import AttentionTrace
+from attention_core.params import PARAMS
+from ui import safe
+from ui.page import Page
+
+
+def strongest(page: Page, values: Sequence[float]) -> list[int]:
+    """Every position whose printed value is the largest printed value.
+
+    Values that print alike are a tie on screen, so they are named together: picking one by
+    the last bit of a float would name a different token on another machine (identical rows
+    give weights that differ in their last bit, depending on the number of threads).
+    """
+    top = page.number(max(values))
+    return [j for j, v in enumerate(values) if page.number(v) == top]
+
+
+def listing(names: Sequence[str], most: int = 3) -> str:
+    """Names in words: ``a``, ``a and b``, ``a, b and c``, ``a, b and 4 more``."""
+    if len(names) > most:
+        return f"{', '.join(names[: most - 1])} and {len(names) - most + 1} more"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def undefined_weights(weights: Sequence[float]) -> bool:
+    """True when a row of weights holds a NaN (0/0, or ∞/∞ after an overflow): no key is
+    "attended to most" then, whatever the other entries print."""
+    return any(math.isnan(w) for w in weights)
+
+
+UNDEFINED_WHY = f"0/0, or ∞/∞ after an overflow: see “{PARAMS['norm'].label}” under More settings"
+
+
+def result_sentence(
+    page: Page, trace: AttentionTrace, head: int, name: Callable[[str], str] = str
+) -> str:
+    """The focused query's result in words: the keys it attends to most (ties named
+    together), that weight (``… each`` for a tie) and its context vector. ``name`` writes a
+    token label (escaped for Markdown by :func:`summary`)."""
+    query = page.query
+    weights = trace.weights_after_dropout[head, query].tolist()
+    vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
+    who = name(page.labels[query])
+    if undefined_weights(weights):
+        return f"{who} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
+    best = strongest(page, weights)
+    weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
+    keys = listing([name(page.labels[j]) for j in best])
+    return f"{who} attends most to {keys} ({weight}); context vector {vector}."
+
+
+def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
+    """The focused query's result in words (Markdown-safe)."""
+    return result_sentence(page, trace, head, lambda label: safe.md(label, 24))
+
+
+def announce(page: Page, trace: AttentionTrace, head: int = 0) -> None:
+    """A polite live region, visually hidden, that states the focused query's result in words
+    after every change (what a screen reader user hears instead of seeing the heatmap)."""
+    text = result_sentence(page, trace, head)
+    st.html(
+        '<div class="sr-only" role="status" aria-live="polite" aria-atomic="true">'
+        f"{safe.html_text(text)}</div>"
+    )

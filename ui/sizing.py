@@ -1,0 +1,73 @@
+"""How much room a chart's text takes: fonts, the width of printed text, and the cell and
+label sizes of a heatmap, whose font shrinks until it fits the width it is given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ui import safe
+
+FONT = {False: 13, True: 17}  # normal and presentation mode
+MIN_FONT = 9
+# Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
+# pixels past them (a title's accents above, a label's descenders below).
+PADDING = {"top": 8, "left": 6, "right": 6, "bottom": 6}
+LABEL_CHARS = 20  # the longest label a chart prints in full
+# Width of a character in units of the font size (a sans-serif font, rounded up).
+_WIDTHS = {".": 0.3, ",": 0.3, "-": 0.4, " ": 0.3, "−": 0.62, "∞": 0.8, "✕": 0.85}
+
+
+def text_width(text: str, font: float) -> float:
+    """A generous estimate of ``text``'s width in pixels at ``font`` pixels."""
+    units = 0.0
+    for ch in text:
+        if ch in _WIDTHS:
+            units += _WIDTHS[ch]
+        elif ch.isascii():
+            units += 0.62
+        else:
+            units += 1.05  # wide scripts and symbols
+    return units * font
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The sizes a heatmap was given (pixels)."""
+
+    font: int
+    cell_width: int
+    cell_height: int
+    label_width: int
+    total_width: int
+
+
+def geometry(
+    row_labels: Sequence[str],
+    column_labels: Sequence[str],
+    texts: Sequence[str],
+    present: bool,
+    max_width: int,
+) -> tuple[Geometry, bool]:
+    """Cell and label sizes from the printed text; the font shrinks until the chart fits.
+
+    Columns are made wide enough for their labels when that fits; otherwise the labels are
+    tilted. Returns the geometry and whether the column labels are tilted.
+    """
+    font = FONT[present]
+    rows = [safe.plain(label, LABEL_CHARS) for label in row_labels]
+    columns = [safe.plain(label, LABEL_CHARS) for label in column_labels]
+    while True:
+        numbers = max(text_width(t, font) for t in texts) + 0.7 * font
+        header = max(text_width(c, font) for c in columns) + 0.6 * font
+        label_width = math.ceil(max(text_width(label, font) for label in rows) + 8)
+        for cell, tilt in ((max(numbers, header), False), (numbers, True)):
+            cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
+            total = label_width + cell_width * len(columns) + 12
+            if total <= max_width:
+                return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
+        if font <= MIN_FONT:
+            return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
+        font -= 1
