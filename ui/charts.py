@@ -248,7 +248,9 @@ def _heatmap_layers(
     # colour and outline follow their state, and their text in its contrasting colour.
     layers: list[dict] = [
         {
-            "mark": {"type": "rect", "aria": False},
+            # A masked or undefined cell has no shade; Vega-Lite drops such cells unless told
+            # to draw them (its colour is then the condition's grey).
+            "mark": {"type": "rect", "aria": False, "invalid": "show"},
             "encoding": {
                 "color": {
                     "condition": {"test": "datum.state != 'shown'", "value": MASKED_GREY},
@@ -262,6 +264,7 @@ def _heatmap_layers(
                     },
                     "legend": {
                         "title": legend_title,
+                        "titleLimit": 360,  # the scale's choice in full (Vega cuts at 180)
                         "orient": "bottom",
                         "direction": "horizontal",
                         "gradientLength": max(80, min(220, size.cell_width * len(heatmap.columns))),

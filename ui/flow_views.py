@@ -128,16 +128,18 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
         f"that sum to {n(float(trace.diagnostics.row_sums[numbers.head, i]))}.",
         7: _dropout_sentence(page, trace, numbers),
         8: f"**Stage 8.** z{flow.sup(i)} = Σⱼ αⱼ v⁽ʲ⁾ = {page.vector(list(numbers.head_context))}"
-        f": {_attends(page, me, numbers.after_dropout)}.",
+        f": {_attends(page, me, numbers, config.dropout_active)}.",
         9: _output_sentence(page, numbers),
     }
     return texts[stage]
 
 
-def _attends(page: Page, me: str, weights: list[float]) -> str:
-    """Whom the focused token attends to most, or that its weights are undefined."""
-    if sentences.undefined_weights(weights):
-        return f"{me} has undefined weights ({sentences.UNDEFINED_WHY})"
+def _attends(page: Page, me: str, numbers: FlowNumbers, dropout_active: bool) -> str:
+    """Whom the focused token attends to most, or why no key is named."""
+    weights = list(numbers.after_dropout)
+    why = sentences.no_key_attended(weights, numbers.allowed, dropout_active)
+    if why is not None:
+        return f"{me} has {why}"
     top = sentences.strongest(page, weights)
     weight = page.number(weights[top[0]]) + _each(top)
     return f"{me} attends most to {_all_named(page, top)} ({weight})"

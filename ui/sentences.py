@@ -36,27 +36,40 @@ def listing(names: Sequence[str], most: int = 3) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def undefined_weights(weights: Sequence[float]) -> bool:
-    """True when a row of weights holds a NaN (0/0, or ∞/∞ after an overflow): no key is
-    "attended to most" then, whatever the other entries print."""
-    return any(math.isnan(w) for w in weights)
-
-
 UNDEFINED_WHY = f"0/0, or ∞/∞ after an overflow: see “{PARAMS['norm'].label}” under More settings"
+
+
+def no_key_attended(
+    weights: Sequence[float], allowed: Sequence[bool], dropout_active: bool
+) -> str | None:
+    """Why a row of weights names no key "attended to most", or None when it names one.
+
+    A NaN makes the row undefined (0/0, or ∞/∞ after an overflow), whatever the other entries
+    print; a row of zeros has nothing to attend to (every key masked) or lost every weight to
+    dropout. Naming the largest of those would name keys at random.
+    """
+    if any(math.isnan(w) for w in weights):
+        return f"undefined weights ({UNDEFINED_WHY})"
+    if any(w != 0 for w in weights):
+        return None
+    if not any(allowed):
+        return "nothing to attend to (the mask hides every key), so every weight is 0"
+    return "every weight dropped by dropout" if dropout_active else "every weight 0"
 
 
 def result_sentence(
     page: Page, trace: AttentionTrace, head: int, name: Callable[[str], str] = str
 ) -> str:
     """The focused query's result in words: the keys it attends to most (ties named
-    together), that weight (``… each`` for a tie) and its context vector. ``name`` writes a
-    token label (escaped for Markdown by :func:`summary`)."""
+    together) and that weight (``… each`` for a tie), or why no key is named; then its
+    context vector. ``name`` writes a token label (escaped for Markdown by :func:`summary`)."""
     query = page.query
     weights = trace.weights_after_dropout[head, query].tolist()
     vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
     who = name(page.labels[query])
-    if undefined_weights(weights):
-        return f"{who} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
+    why = no_key_attended(weights, trace.allowed[query].tolist(), trace.config.dropout_active)
+    if why is not None:
+        return f"{who} has {why}; context vector {vector}."
     best = strongest(page, weights)
     weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
     keys = listing([name(page.labels[j]) for j in best])

@@ -18,7 +18,7 @@ from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from attention_core.parsing import format_matrix
 from attention_core.settings import Settings, read_params
-from tests.ui.oracle import UNDEFINED_WHY, tie_words
+from tests.ui import oracle
 
 
 def settings_of(url_or_query: str | Mapping[str, str]) -> Settings:
@@ -49,22 +49,10 @@ def trace_of(settings: Settings, **changes: object) -> AttentionTrace:
 
 
 def summary(settings: Settings, trace: AttentionTrace | None = None, head: int = 0) -> str:
-    """The Playground's sentence about the focused query, from the core's numbers."""
+    """The Playground's sentence about the focused query, from the core's numbers, as the
+    browser shows it (labels plain)."""
     trace = trace or trace_of(settings)
-    decimals = int(settings["decimals"])
-    labels = display_labels(trace.tokens)
-    query = settings.query_index
-    row = trace.weights_after_dropout[head, query].tolist()
-    vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
-    if any(math.isnan(w) for w in row):  # 0/0 or ∞/∞: no key is attended to most
-        return f"{labels[query]} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
-    printed = [format_number(w, decimals) for w in row]
-    top = format_number(max(row), decimals)
-    tied = [labels[j] for j, text in enumerate(printed) if text == top]
-    return (
-        f"{labels[query]} attends most to {tie_words(tied)} "
-        f"({top}{' each' if len(tied) > 1 else ''}); context vector {vector}."
-    )
+    return oracle.summary(trace, settings.query_index, head, int(settings["decimals"]), str)
 
 
 def cells(

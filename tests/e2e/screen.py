@@ -159,6 +159,27 @@ def heatmap(page, title: str, prefix: bool = False) -> dict[str, str]:
     return dict(cell.rsplit(": ", 1) for cell in cells)
 
 
+def cell_fills(page, title: str) -> list[str]:
+    """The fill colour of every cell drawn in the heatmap titled ``title`` (row by row).
+
+    The cells are the rectangles of the chart's marks; the legend's gradient is not a mark.
+    """
+    fills = page.evaluate(
+        """([sel, title]) => {
+            for (const chart of document.querySelectorAll(sel)) {
+                const t = chart.querySelector('.role-title-text text');
+                if (!t || t.textContent !== title) continue;
+                return [...chart.querySelectorAll('g.mark-rect.role-mark path')]
+                    .map(e => e.getAttribute('fill'));
+            }
+            return null;
+        }""",
+        [CHART, title],
+    )
+    assert fills is not None, f"no chart titled {title!r} among {chart_titles(page)}"
+    return fills
+
+
 def cell_texts(page) -> list[str]:
     """The printed text of every heatmap cell on the page (axes, titles and legends left out)."""
     return page.evaluate(

@@ -14,7 +14,7 @@ from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_idle
-from ui import colors
+from ui import charts, colors
 
 pytestmark = pytest.mark.e2e
 
@@ -144,5 +144,39 @@ def test_pin_then_a_slider_then_a_row_deleted_then_the_copied_link(server, brows
     try:
         assert any(said in a for a in screen.alerts(other))
         assert other.locator(changes).count() == 0
+    finally:
+        context.close()
+
+
+def test_masked_cells_are_grey_and_a_row_with_nothing_to_attend_to_says_so(server, browser, page):
+    """Masked cells are drawn grey (Vega-Lite once dropped them, leaving white gaps); with
+    every key padded the sentence says there is nothing to attend to (it once named the
+    zeros "attended to most"); a padding of 5 names a key again; the copied link the same."""
+    screen.open_page(page, expected.link(server, "", mask="causal"))
+    fills = screen.cell_fills(page, "attention weights")
+    assert len(fills) == 36
+    assert fills.count(charts.MASKED_GREY) == 15  # above the diagonal
+
+    learner.choose(page, "mask", "padding at the end")
+    screen.wait_for(page, lambda p: p.locator(".st-key-padding input").count(), bool)
+    for padding, says in (("6", "has nothing to attend to"), ("5", "attends most to")):
+        before = screen.summary_text(page)
+        learner.type_number(page, "padding", padding)
+        shown = screen.after_change(page, screen.summary_text, before)
+        settings = expected.settings_of(screen.share_link(page))
+        assert (settings["mask"], settings["padding"]) == ("padding", int(padding))
+        assert shown == expected.summary(settings)
+        assert says in shown, shown
+    fills = screen.cell_fills(page, "attention weights")
+    assert len(fills) == 36 and fills.count(charts.MASKED_GREY) == 30  # 5 keys hidden per row
+
+    learner.type_number(page, "padding", "6")
+    screen.wait_for(page, screen.summary_text, lambda text: "nothing to attend to" in text)
+    screen.wait_ready(page)
+    assert screen.cell_fills(page, "attention weights") == [charts.MASKED_GREY] * 36
+    context, other = open_fresh(browser, screen.share_link(page))
+    try:
+        assert screen.summary_text(other) == screen.summary_text(page)
+        assert screen.cell_fills(other, "attention weights") == [charts.MASKED_GREY] * 36
     finally:
         context.close()

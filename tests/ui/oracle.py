@@ -96,21 +96,34 @@ def numbers(text: str) -> list[str]:
 UNDEFINED_WHY = f"0/0, or ∞/∞ after an overflow: see “{PARAMS['norm'].label}” under More settings"
 
 
-def summary(trace: AttentionTrace, query: int, head: int, decimals: int) -> str:
-    """The focused query's result in words, as the Playground must state it."""
+def summary(
+    trace: AttentionTrace,
+    query: int,
+    head: int,
+    decimals: int,
+    name: Callable[[str], str] = lambda label: safe.md(label, 24),
+) -> str:
+    """The focused query's result in words, as the Playground must state it (``name`` writes
+    a label: Markdown-escaped on the page, plain as the browser shows it)."""
     labels = display_labels(trace.tokens)
     row = trace.weights_after_dropout[head, query].tolist()
     vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
+    who = name(labels[query])
     if any(math.isnan(w) for w in row):  # 0/0 or ∞/∞: no key is attended to most
-        return (
-            f"{safe.md(labels[query], 24)} has undefined weights ({UNDEFINED_WHY}); "
-            f"context vector {vector}."
-        )
+        return f"{who} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
+    if all(w == 0 for w in row):  # no weight at all: naming the "largest" 0 names anyone
+        if not trace.allowed[query].any():
+            why = "nothing to attend to (the mask hides every key), so every weight is 0"
+        elif trace.config.dropout_active:
+            why = "every weight dropped by dropout"
+        else:
+            why = "every weight 0"
+        return f"{who} has {why}; context vector {vector}."
     printed = [format_number(w, decimals) for w in row]
     top = format_number(max(row), decimals)
-    names = [safe.md(labels[j], 24) for j, text in enumerate(printed) if text == top]
+    names = [name(labels[j]) for j, text in enumerate(printed) if text == top]
     return (
-        f"{safe.md(labels[query], 24)} attends most to {tie_words(names)} "
+        f"{who} attends most to {tie_words(names)} "
         f"({top}{' each' if len(names) > 1 else ''}); context vector {vector}."
     )
 

@@ -269,6 +269,34 @@ def test_undefined_weights_are_said_to_be_undefined_not_attended_to(case):
     assert "attends most" not in stage[0]
 
 
+NO_WEIGHT = {  # (link, what the sentence says instead of naming the "largest" 0)
+    "masked": ({"mask": "padding", "padding": "6"}, "has nothing to attend to (the mask hides"),
+    "dropped": (
+        {"dropout": "0.9", "train": "1", "dropout_seed": "0"},
+        "has every weight dropped by dropout",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NO_WEIGHT))
+def test_a_row_without_weight_is_said_to_have_none_not_to_attend_to_everyone(case):
+    # Reported by a review: padding 6 hid every key and the sentence said "journey attends
+    # most to Your, journey and 4 more (0.0000 each)".
+    link, words = NO_WEIGHT[case]
+    at = open_page(HOME, link)
+    assert_clean(at)
+    text = at.container(key="result_summary").markdown[0].value
+    assert text.startswith(f"`journey` {words}"), text
+    assert "attends most" not in text
+    check_numbers(at)
+
+    at = open_page("0_Flow", {**link, "stage": "8"})
+    assert_clean(at)
+    stage = [m.value for m in at.markdown if m.value.startswith("**Stage 8.**")]
+    assert len(stage) == 1 and f"`journey` (x⁽²⁾) {words}" in stage[0], stage
+    assert "attends most" not in stage[0]
+
+
 def test_typed_weights_start_from_the_first_head_when_the_heads_are_wider_than_a_grid_may_be():
     # 6 heads of 2 side by side make 12 columns, more than d_out's limit: the grids used to
     # start 12 wide and the page said "d_out must be between 1 and 8, not 12" (found by
