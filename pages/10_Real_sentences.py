@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attention_core import run_attention
+from attention_core.embeddings import display_labels
 from attention_core.lessons import similarity
 from real_model import (
     HEAD_TOLERANCE,
@@ -44,7 +45,7 @@ if loaded is not None:
 
     embeddings = page.call(cached.sentence_embeddings, sentence)
     if embeddings is not None:
-        labels = views.display(embeddings.tokens)
+        labels = display_labels(embeddings.tokens)
         st.markdown(
             "**Tokens, as the model splits them:** "
             + " · ".join(safe.md(t, 30) for t in embeddings.tokens)

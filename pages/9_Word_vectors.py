@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from attention_core.embeddings import display_labels
 from ui import cached, charts, controls, safe, tables, views
 from ui import page as run_order
 
@@ -24,7 +25,7 @@ with right:
 glove = page.call(cached.glove_sentence, sentence)
 if glove is not None:
     words = list(glove.words)
-    labels = views.display(words)
+    labels = display_labels(words)
     if glove.unknown:
         st.info(
             "Not in GloVe's 400 000 words, so left out: "
@@ -104,7 +105,7 @@ for check in checks:
     if check.printed_as not in rows_of:
         continue
     title, text = rows_of[check.printed_as]
-    names = views.display(text.lower().split())
+    names = display_labels(text.lower().split())
     st.markdown(f"**{title}** (`{check.printed_as}`)")
     st.markdown(
         tables.markdown_table(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ui import safe
+from ui import charts, safe
 
 
 def _label(text: str) -> str:
@@ -56,4 +56,16 @@ def matrix_table(
         [corner, *columns],
         [[r, *v] for r, v in zip(rows, values, strict=True)],
         labelled_columns=labelled_columns,
+    )
+
+
+def heatmap_table(heatmap: charts.Heatmap, decimals: int) -> str:
+    """A heatmap's numbers as a Markdown table, each cell printed as the chart prints it."""
+    labelled = heatmap.kind in ("weights", "scores", "difference")
+    return matrix_table(
+        charts.cell_texts(heatmap, decimals),
+        heatmap.rows,
+        heatmap.columns,
+        "query \\ key" if labelled else "token",
+        labelled_columns=labelled,
     )

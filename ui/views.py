@@ -13,7 +13,6 @@ import streamlit as st
 import torch
 
 from attention_core import AttentionTrace
-from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from attention_core.params import PARAMS
 from ui import charts, controls, formulas, plots, safe, sentences, state, tables
@@ -43,11 +42,6 @@ def show_notices(page: Page) -> None:
         st.warning(text, icon=":material/info:")
 
 
-def display(tokens: Sequence[str]) -> list[str]:
-    """Labels made unique for charts: a repeated label gets its position ("to·5")."""
-    return display_labels(tokens)
-
-
 def difference(value: float) -> str:
     """A largest difference in scientific notation (1.2e-08); an undefined one in words."""
     return f"{value:.1e}" if math.isfinite(value) else format_number(value)
@@ -59,28 +53,33 @@ def matrix_values(matrix: torch.Tensor) -> list[list[float]]:
 
 
 def show_heatmap(
-    page: Page, heatmap: charts.Heatmap, key: str, max_width: int = CONTENT_WIDTH
+    page: Page,
+    heatmap: charts.Heatmap,
+    key: str,
+    max_width: int = CONTENT_WIDTH,
+    table: bool = True,
 ) -> None:
-    """One heatmap, what its colours mean, and its numbers as a table on request."""
+    """One heatmap, what its colours mean, and (unless ``table`` is False: the caller shows
+    it) its numbers as a table on request."""
     spec = charts.make_heatmap(
         heatmap, decimals=page.decimals, present=page.present, max_width=max_width
     )
     st.vega_lite_chart(spec=spec, key=key, width="content")
-
-    with st.expander("Show as table", key=f"{key}_table", on_change="rerun") as table:
-        if table.open:
-            st.markdown(_heatmap_table(page, heatmap))
+    if table:
+        show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
 
 
-def _heatmap_table(page: Page, heatmap: charts.Heatmap) -> str:
-    labelled = heatmap.kind in ("weights", "scores", "difference")
-    return tables.matrix_table(
-        charts.cell_texts(heatmap, page.decimals),
-        heatmap.rows,
-        heatmap.columns,
-        "query \\ key" if labelled else "token",
-        labelled_columns=labelled,
-    )
+def show_tables(
+    page: Page, heatmaps: Sequence[tuple[charts.Heatmap, str]], label: str, key: str
+) -> None:
+    """The heatmaps' numbers as tables, built only when the learner opens them; each named
+    by its chart's title when there are several."""
+    with st.expander(label, key=key, on_change="rerun") as tables_open:
+        if tables_open.open:
+            for heatmap, _ in heatmaps:
+                if len(heatmaps) > 1:
+                    st.markdown(safe.md(heatmap.title, 80))
+                st.markdown(tables.heatmap_table(heatmap, page.decimals))
 
 
 def hidden_weights(trace: AttentionTrace) -> list[list[bool]] | None:
@@ -260,8 +259,11 @@ def show_side_by_side(
         columns = st.columns(per_row) if per_row > 1 else [st.container() for _ in row]
         for column, (heatmap, key) in zip(columns, row, strict=False):
             with column:
-                show_heatmap(page, heatmap, key, max_width=column_width(width, per_row))
+                width_each = column_width(width, per_row)
+                show_heatmap(page, heatmap, key, max_width=width_each, table=per_row == 1)
             holders.append(column)
+        if per_row > 1:  # a table is wider than its chart: the row's tables go under the row
+            show_tables(page, row, "Show these as tables", f"{row[0][1]}_tables")
     return holders
 
 

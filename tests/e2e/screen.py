@@ -194,6 +194,22 @@ def tables(page) -> list[str]:
     return page.locator(f"{MAIN} [data-testid='stMarkdown'] table").all_inner_texts()
 
 
+def table_boxes(page) -> list[dict[str, float]]:
+    """Where every Markdown table of the main area is drawn, with the main column's right
+    edge (``limit``): a table past it runs under a neighbour or off the screen."""
+    return page.evaluate(
+        """sel => {
+            const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+            const limit = main.getBoundingClientRect().right;
+            return [...document.querySelectorAll(sel)].map(t => {
+                const r = t.getBoundingClientRect();
+                return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, limit};
+            });
+        }""",
+        f"{MAIN} [data-testid='stMarkdown'] table",
+    )
+
+
 def metrics(page) -> list[str]:
     """The values of every st.metric."""
     return page.locator('[data-testid="stMetricValue"]').all_inner_texts()

@@ -180,3 +180,33 @@ def test_masked_cells_are_grey_and_a_row_with_nothing_to_attend_to_says_so(serve
         assert screen.cell_fills(other, "attention weights") == [charts.MASKED_GREY] * 36
     finally:
         context.close()
+
+
+def test_the_tables_of_heatmaps_side_by_side_open_under_them_and_print_their_numbers(server, page):
+    """Two heatmaps side by side: their tables once opened inside the half-width columns and
+    ran under each other. They open under the row, one under the other, within the page,
+    each with its chart's numbers; after a slider step they follow the new numbers."""
+    screen.open_page(page, expected.link(server, "Dropout", dropout="0.3"))
+    titles = ["before dropout (evaluation)", "training, p = 0.3 (✕ = dropped)"]
+    assert all(title in screen.chart_titles(page) for title in titles)
+    page.locator("summary").filter(has_text="Show these as tables").first.click()
+    screen.wait_for(page, screen.tables, lambda shown: len(shown) >= 2)
+    screen.wait_ready(page)
+
+    def check() -> None:
+        boxes = screen.table_boxes(page)[:2]
+        assert all(box["right"] <= box["limit"] + 1 for box in boxes), boxes
+        assert boxes[0]["bottom"] <= boxes[1]["top"], boxes  # one under the other
+        for title, table in zip(titles, screen.tables(page), strict=False):
+            cells = screen.heatmap(page, title)
+            labels = display_labels(expected.settings_of(screen.share_link(page)).tokens)
+            assert [line.split("\t")[1:] for line in table.splitlines()[1:]] == [
+                [cells[f"{row}, {column}"] for column in labels] for row in labels
+            ], title
+
+    check()
+    before = screen.tables(page)
+    screen.step_slider(page, "dropout rate p")
+    screen.after_change(page, screen.tables, before)
+    titles[1] = "training, p = 0.35 (✕ = dropped)"
+    check()
