@@ -20,7 +20,19 @@ views.show_header(
 )
 pairs = page.call(similarity, page.embeddings)
 
-left, right = st.columns([1.3, 1])
+matrix = views.vectors_heatmap(
+    page,
+    trace.inputs,
+    "d",
+    "embeddings x",
+    f"The embedding matrix: {trace.num_tokens} tokens × {trace.inputs.shape[1]} numbers.",
+)
+# The matrix beside the plot when it fits there with its numbers; else under it, full width.
+beside = views.CONTENT_WIDTH * 2 // 5
+if charts.fits(matrix, decimals=page.decimals, present=page.present, max_width=beside):
+    left, right = st.columns([1.3, 1])
+else:
+    left, right, beside = st.container(), st.container(), views.CONTENT_WIDTH
 with left:
     st.header("The embeddings in 3D")
     figure = plots.make_embedding_3d(
@@ -44,18 +56,7 @@ with left:
     )
 with right:
     st.header("The matrix")
-    views.show_heatmap(
-        page,
-        views.vectors_heatmap(
-            page,
-            trace.inputs,
-            "d",
-            "embeddings x",
-            f"The embedding matrix: {trace.num_tokens} tokens × {trace.inputs.shape[1]} numbers.",
-        ),
-        "hm_inputs",
-        max_width=views.CONTENT_WIDTH * 2 // 5,
-    )
+    views.show_heatmap(page, matrix, "hm_inputs", max_width=beside)
 
 st.header("How alike are two tokens?")
 if not page.present:

@@ -20,7 +20,6 @@ from ui.sizing import FONT, LABEL_CHARS, PADDING
 
 MASKED_GREY = "#d9d9d9"
 DROPPED_RED = "#c0392b"
-TEXT_LIMIT = 16  # past this many rows or columns, cells carry no printed numbers
 
 
 @dataclass(frozen=True)
@@ -58,19 +57,9 @@ def cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: in
 
 def cell_texts(heatmap: Heatmap, decimals: int) -> list[list[str]]:
     """Every cell's text as the chart prints it, row by row (for a table of the same)."""
-    return [
-        [
-            cell_text(
-                value,
-                heatmap.masked is not None and bool(heatmap.masked[i][j]),
-                heatmap.dropped is not None and bool(heatmap.dropped[i][j]),
-                heatmap.kind,
-                decimals,
-            )
-            for j, value in enumerate(row)
-        ]
-        for i, row in enumerate(heatmap.values)
-    ]
+    texts = [str(r["text"]) for r in _records(heatmap, decimals)]
+    width = len(heatmap.columns)
+    return [texts[i * width : (i + 1) * width] for i in range(len(heatmap.rows))]
 
 
 def share_fitted_range(heatmaps: Sequence[tuple[Heatmap, str]]) -> list[tuple[Heatmap, str]]:
@@ -152,10 +141,15 @@ def fits(
     heatmap: Heatmap, *, decimals: int, present: bool, max_width: int, shrink: int = 0
 ) -> bool:
     """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
-    smaller than its mode's full size."""
+    smaller than its mode's full size, printing its numbers if it can print them at all."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    size, _ = sizing.geometry(heatmap.rows, heatmap.columns, texts, present, max_width)
-    return size.font >= FONT[present] - shrink and size.total_width <= max_width
+    size, _, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    printable = max(len(heatmap.rows), len(heatmap.columns)) <= sizing.TEXT_LIMIT
+    return (
+        size.font >= FONT[present] - shrink
+        and size.total_width <= max_width
+        and printed == printable
+    )
 
 
 def make_heatmap(
@@ -169,7 +163,7 @@ def make_heatmap(
     rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
     columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
     texts = [str(r["text"]) for r in records]
-    size, tilt = sizing.geometry(heatmap.rows, heatmap.columns, texts, present, max_width)
+    size, tilt, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
     low, high = colour_range(heatmap, records)
     stops = colors.SEQUENTIAL if heatmap.kind == "weights" else colors.DIVERGING
     for record in records:
@@ -177,7 +171,6 @@ def make_heatmap(
         shade = (float(record["value"]) - low) / (high - low) if shown else None  # type: ignore[arg-type]
         background = colors.interpolate(stops, SHADES, shade) if shade is not None else MASKED_GREY
         record.update(shade=shade, low=low, high=high, ink=colors.ink(background))
-    printed = len(rows) <= TEXT_LIMIT and len(columns) <= TEXT_LIMIT
     plot_width = size.cell_width * len(columns)
     return {
         "autosize": {"type": "pad", "contains": "padding"},
@@ -216,7 +209,7 @@ def make_heatmap(
                 "axis": {"labelOverlap": False, "labelLimit": size.label_width},
             },
         },
-        "layer": _heatmap_layers(heatmap, stops, size, printed, decimals),
+        "layer": _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
         "config": {
             "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
             "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
@@ -231,6 +224,7 @@ def _heatmap_layers(
     size: sizing.Geometry,
     printed: bool,
     decimals: int,
+    max_width: int,
 ) -> list[dict]:
     legend_title = {"weights": "weight", "scores": "score", "difference": "B − A"}.get(
         heatmap.kind, "value"
@@ -264,7 +258,7 @@ def _heatmap_layers(
                     },
                     "legend": {
                         "title": legend_title,
-                        "titleLimit": 360,  # the scale's choice in full (Vega cuts at 180)
+                        "titleLimit": max(60, max_width - size.label_width - 24),  # not Vega's 180
                         "orient": "bottom",
                         "direction": "horizontal",
                         "gradientLength": max(80, min(220, size.cell_width * len(heatmap.columns))),

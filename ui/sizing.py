@@ -16,6 +16,7 @@ MIN_FONT = 9
 # pixels past them (a title's accents above, a label's descenders below).
 PADDING = {"top": 8, "left": 6, "right": 6, "bottom": 6}
 LABEL_CHARS = 20  # the longest label a chart prints in full
+TEXT_LIMIT = 16  # past this many rows or columns, cells carry no printed numbers
 # Width of a character in units of the font size (a sans-serif font, rounded up).
 _WIDTHS = {".": 0.3, ",": 0.3, "-": 0.4, " ": 0.3, "−": 0.62, "∞": 0.8, "✕": 0.85}
 
@@ -71,3 +72,26 @@ def geometry(
         if font <= MIN_FONT:
             return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
         font -= 1
+
+
+def layout(
+    row_labels: Sequence[str],
+    column_labels: Sequence[str],
+    texts: Sequence[str],
+    present: bool,
+    max_width: int,
+) -> tuple[Geometry, bool, bool]:
+    """A heatmap's geometry, whether its column labels are tilted and whether its cells print
+    their numbers (``texts``).
+
+    Cells print their numbers when there are at most ``TEXT_LIMIT`` rows and columns and the
+    numbers fit ``max_width`` at ``MIN_FONT`` or more. Otherwise the cells are colour only,
+    sized to fit (a long sentence, many dimensions): their numbers are in the tooltips and
+    the table.
+    """
+    if max(len(row_labels), len(column_labels)) <= TEXT_LIMIT:
+        size, tilt = geometry(row_labels, column_labels, texts, present, max_width)
+        if size.total_width <= max_width:
+            return size, tilt, True
+    size, tilt = geometry(row_labels, column_labels, [""], present, max_width)
+    return size, tilt, False

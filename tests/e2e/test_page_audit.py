@@ -94,3 +94,47 @@ def test_axe_finds_no_violation_the_app_controls(server, browser, case):
     found = _visit(server, browser, *case)
     ours = [v for v in found.violations if v["id"] not in STREAMLIT_OWN]
     assert ours == []
+
+
+# Inputs at the pages' own limits, reported by a review: the charts ran past their column
+# (cells sized for numbers they did not print, or numbers that did not fit at the smallest
+# font). A chart now prints its numbers only when they fit, else its cells are colour only.
+WORDS = [
+    "the",
+    "king",
+    "and",
+    "the",
+    "queen",
+    "walked",
+    "to",
+    "the",
+    "river",
+    "with",
+    "a",
+    "small",
+    "dog",
+    "and",
+    "a",
+    "big",
+    "cat",
+]
+LONG = {
+    "Word_vectors-32-words": "Word_vectors?sentence=" + "+".join((WORDS * 3)[:32]),
+    "Real_sentences-own-24-words": "Real_sentences?text=own&own=" + "+".join((WORDS * 2)[:24]),
+    "Embeddings-16-dims": "Embeddings?preset=random&num_tokens=12&d_in=16",
+    "Playground-16-dims": "?preset=random&num_tokens=12&d_in=16&panel=qkv",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG))
+def test_charts_fit_with_inputs_at_the_pages_limits(server, browser, name):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        found = visit(context.new_page(), f"{server}/{LONG[name]}", run_axe=False)
+    finally:
+        context.close()
+    assert found.exceptions == 0
+    assert found.charts, "the page shows no chart"
+    problems = [c["title"] for c in found.charts if too_wide(c) or clipped(c)]
+    problems += [c["title"] for c in found.charts if overlapping(c["texts"])]
+    assert problems == []
