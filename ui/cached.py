@@ -20,6 +20,7 @@ from real_model import (
     reproduce_head,
     seed001_checks,
     shared_model,
+    split_words,
 )
 from real_model import (
     playground_words as projected_words,
@@ -55,10 +56,18 @@ def retry_encoder() -> None:
     forget_model()
 
 
-def playground_words(words: tuple[str, ...], width: int) -> PlaygroundWords:
-    """Real words' GloVe vectors projected to ``width`` numbers (the PCA is fitted once)."""
+def playground_words(text: str, width: int) -> tuple[PlaygroundWords, tuple[str, ...]]:
+    """Real words' GloVe vectors projected to ``width`` numbers (the PCA is fitted once), and
+    the words left out because a label cannot hold ',' or ';' (they separate tokens in links).
+
+    The text is split as page 9 splits its sentence (punctuation is a word of its own), so a
+    word followed by a comma is found on both pages.
+    """
     with st.spinner("Reading the GloVe vectors (first use only)…"):
-        return projected_words(list(words), width)
+        words = split_words(text)
+        labels = [w for w in words if not set(w) & set(",;")]
+        separators = tuple(dict.fromkeys(w for w in words if w not in labels))
+        return projected_words(labels, width), separators
 
 
 # The encoder's results for a sentence: one forward pass each, shared by every session that

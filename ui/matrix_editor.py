@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from attention_core.params import MAX_TOKENS
@@ -68,15 +70,24 @@ def show_glove_import(page: Page) -> None:
             "Words", "king queen man woman apple orange", max_chars=300, key="glove_words"
         )
         if st.button("Use these words", key="glove_use"):
-            found = page.call(cached.playground_words, tuple(words.split()), width)
-            if found is not None:
+            result = page.call(cached.playground_words, words, width)
+            if result is not None:
+                found, separators = result
                 state.replace_matrix(found.embeddings.tokens, found.embeddings.as_rows())
+                notes = []
                 if found.unknown:
-                    state.remember(
-                        "_glove_unknown", ", ".join(safe.md(w, 30) for w in found.unknown)
+                    notes.append(f"Not in GloVe, left out: {_listed(found.unknown)}.")
+                if separators:
+                    notes.append(
+                        f"Left out {_listed(separators)}: a label cannot hold ',' or ';' "
+                        "(they separate tokens in links)."
                     )
+                state.remember("_glove_notes", notes)
                 st.rerun()
-        unknown = state.recall("_glove_unknown")
-        if unknown:
-            st.info(f"Not in GloVe, left out: {unknown}.", icon=":material/info:")
-            state.remember("_glove_unknown", None)
+        for note in state.recall("_glove_notes") or []:
+            st.info(note, icon=":material/info:")
+        state.remember("_glove_notes", None)
+
+
+def _listed(words: Sequence[str]) -> str:
+    return ", ".join(safe.md(w, 30) for w in words)

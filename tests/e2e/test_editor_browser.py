@@ -305,3 +305,33 @@ def test_an_edit_survives_a_seed_change_and_a_page_switch_until_reset(server, pa
     regenerated = expected.settings_of({"preset": "random", "seed": "5"})
     assert expected.settings_of(page.url).rows == regenerated.rows
     assert screen.summary_text(page) == expected.summary(regenerated)
+
+
+def test_real_words_are_split_as_page_9_splits_them(server, page, browser):
+    """ "Use real words" with punctuation and an unknown word: a full stop is a word of its
+    own, as on page 9 (the Playground once left out "ship," and "crew."); a comma cannot be a
+    label (it separates tokens in links, whose tokens it once broke) and is left out with the
+    reason; the numbers on screen are the core's, and the copied link shows the same."""
+    screen.open_page(page, server)
+    page.locator("summary").filter(has_text="Use real words (GloVe vectors)").click()
+    words = page.locator(".st-key-glove_words input")
+    words.wait_for(timeout=30_000)
+    words.fill("King queen zzqq ship, crew.")
+    words.press("Enter")
+    screen.wait_ready(page)
+    before = screen.summary_text(page)
+    page.locator(".st-key-glove_use button").click()
+    screen.after_change(page, screen.summary_text, before, timeout=90)
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings.tokens == ("king", "queen", "ship", "crew", ".")
+    notes = _wait_for_alert(page, "Not in GloVe")
+    assert "Not in GloVe, left out: zzqq." in notes[-2:][0], notes
+    assert "Left out ,: a label cannot hold" in notes[-1], notes
+    assert screen.summary_text(page) == expected.summary(settings)
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, screen.share_link(page))
+        assert screen.summary_text(other) == screen.summary_text(page)
+    finally:
+        fresh.close()
