@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.embeddings import Embeddings
+from attention_core.errors import AttentionInputError
 from attention_core.experiments import scaling_experiment
+from attention_core.parsing import check_label
 from real_model import (
     GloveAttention,
     HeadReproduction,
@@ -56,18 +58,22 @@ def retry_encoder() -> None:
     forget_model()
 
 
-def playground_words(text: str, width: int) -> tuple[PlaygroundWords, tuple[str, ...]]:
+def playground_words(text: str, width: int) -> tuple[PlaygroundWords, tuple[tuple[str, str], ...]]:
     """Real words' GloVe vectors projected to ``width`` numbers (the PCA is fitted once), and
-    the words left out because a label cannot hold ',' or ';' (they separate tokens in links).
+    why each word that cannot be a token label was left out (``parsing.check_label``: a ','
+    or ';' separates tokens in links).
 
     The text is split as page 9 splits its sentence (punctuation is a word of its own), so a
     word followed by a comma is found on both pages.
     """
     with st.spinner("Reading the GloVe vectors (first use only)…"):
-        words = split_words(text)
-        labels = [w for w in words if not set(w) & set(",;")]
-        separators = tuple(dict.fromkeys(w for w in words if w not in labels))
-        return projected_words(labels, width), separators
+        labels, refused = [], {}
+        for word in split_words(text):
+            try:
+                labels.append(check_label(word, "a label"))
+            except AttentionInputError as error:
+                refused.setdefault(word, str(error))
+        return projected_words(labels, width), tuple(refused.items())
 
 
 # The encoder's results for a sentence: one forward pass each, shared by every session that

@@ -72,16 +72,14 @@ def show_glove_import(page: Page) -> None:
         if st.button("Use these words", key="glove_use"):
             result = page.call(cached.playground_words, words, width)
             if result is not None:
-                found, separators = result
+                found, refused = result
                 state.replace_matrix(found.embeddings.tokens, found.embeddings.as_rows())
                 notes = []
                 if found.unknown:
                     notes.append(f"Not in GloVe, left out: {_listed(found.unknown)}.")
-                if separators:
-                    notes.append(
-                        f"Left out {_listed(separators)}: a label cannot hold ',' or ';' "
-                        "(they separate tokens in links)."
-                    )
+                notes += [
+                    f"Left out {safe.md(word, 30)}: {safe.md(why, 120)}." for word, why in refused
+                ]
                 state.remember("_glove_notes", notes)
                 st.rerun()
         for note in state.recall("_glove_notes") or []:

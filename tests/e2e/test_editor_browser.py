@@ -326,7 +326,7 @@ def test_real_words_are_split_as_page_9_splits_them(server, page, browser):
     assert settings.tokens == ("king", "queen", "ship", "crew", ".")
     notes = _wait_for_alert(page, "Not in GloVe")
     assert "Not in GloVe, left out: zzqq." in notes[-2:][0], notes
-    assert "Left out ,: a label cannot hold" in notes[-1], notes
+    assert "Left out ,: a label contains ',' or ';', which separate tokens in links" in notes[-1]
     assert screen.summary_text(page) == expected.summary(settings)
     fresh = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
