@@ -44,6 +44,15 @@ class Heatmap:
     shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
 
 
+def description(heatmap: Heatmap) -> str:
+    """The chart's text alternative: the caller's, or its shape when that is blank."""
+    given = safe.plain(heatmap.description, 300)
+    if given.strip():
+        return given
+    shape = f"{len(heatmap.rows)} by {len(heatmap.columns)}"
+    return f"A {shape} heatmap of {heatmap.kind}: {safe.plain(heatmap.title, 80)}".strip(" :")
+
+
 def cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: int) -> str:
     """What a cell prints: its number, −∞ (masked score), ✕ (dropped) or "undef." (NaN)."""
     if masked and kind == "scores":
@@ -175,7 +184,7 @@ def make_heatmap(
     return {
         "autosize": {"type": "pad", "contains": "padding"},
         "padding": PADDING,
-        "description": safe.plain(heatmap.description, 300),
+        "description": description(heatmap),
         "width": plot_width,
         "height": size.cell_height * len(rows),
         "title": {

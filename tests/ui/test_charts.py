@@ -123,14 +123,24 @@ def test_cells_are_wider_than_their_numbers_in_a_real_font(count, present):
         assert not printed(spec) or spec["width"] / count >= widest
 
 
+@pytest.mark.parametrize("blank", ["", " ", "\u3000\u2003"])
+def test_a_blank_description_becomes_the_charts_shape(blank):
+    heatmap = charts.Heatmap([[0.5, 0.5]], ["a"], ["a", "b"], "weights", "Weights", blank)
+    assert (
+        charts.make_heatmap(heatmap, decimals=2)["description"]
+        == "A 1 by 2 heatmap of weights: Weights"
+    )
+
+
 @settings(max_examples=60, deadline=None)
 @given(heatmap=heatmaps(), decimals=st.integers(1, 6))
 def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimals(
     heatmap, decimals
 ):
     spec = charts.make_heatmap(heatmap, decimals=decimals)
-    assert spec["description"] == charts.safe.plain(heatmap.description, 300)
-    assert spec["description"].strip()
+    given = charts.safe.plain(heatmap.description, 300)
+    assert spec["description"] == (given if given.strip() else spec["description"])
+    assert spec["description"].strip()  # never blank, even when the caller's is
     colour = layers(spec)[0]["encoding"]["color"]
     assert colour["legend"]["title"] and colour["scale"]["range"]
     title_font = spec["config"]["legend"]["titleFontSize"]  # the title is printed in full
