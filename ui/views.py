@@ -177,7 +177,7 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
         )
         st.vega_lite_chart(spec=spec, key="focus_bars", width="stretch")
     with formula:
-        st.latex(formulas.context_latex(page, trace, head))
+        st.latex(formulas.context_latex(page, trace, head, formulas.COLUMN_WIDTH))
 
 
 def focus_rows(page: Page, trace: AttentionTrace, head: int = 0) -> str:

@@ -45,5 +45,6 @@ def context_vector(snapshot: dict) -> list[float]:
         for e in elements(snapshot["tree"], "latex")
         if "alpha" in e["props"].get("body", "")
     ]
-    last = re.findall(r"\[([-\d., ]+)\]", formulas[0])[-1]
+    joined = re.sub(r"\s*\\\\\s*&\\qquad\s*", " ", formulas[0])  # a vector continued on a new line
+    last = re.findall(r"\[([-\d., ]+)\]", joined)[-1]
     return [float(v) for v in last.split(",")]

@@ -38,6 +38,22 @@ CHART_GEOMETRY_JS = """
 }).filter(Boolean)
 """
 
+# Every formula KaTeX drew: how far its drawing reaches and the column that holds it. KaTeX
+# never wraps; a display wider than its column is cut at the column's edge (it scrolls).
+FORMULA_GEOMETRY_JS = """
+() => [...document.querySelectorAll('.katex-display')].map((display) => {
+  const drawn = display.querySelector('.katex-html').getBoundingClientRect();
+  const holder = display.closest('[data-testid="stColumn"]')
+    || display.closest('[data-testid="stMainBlockContainer"]') || document.body;
+  return {
+    tex: (display.querySelector('annotation') || {}).textContent?.slice(0, 80) || '',
+    right: drawn.right,
+    holder: holder.getBoundingClientRect().right,
+    hidden: display.scrollWidth - display.clientWidth,
+  };
+})
+"""
+
 
 @dataclass
 class Visit:
@@ -45,6 +61,7 @@ class Visit:
 
     url: str
     charts: list[dict] = field(default_factory=list)
+    formulas: list[dict] = field(default_factory=list)
     violations: list[dict] = field(default_factory=list)
     weights_box: dict | None = None
     exceptions: int = 0
@@ -62,6 +79,7 @@ def visit(page, url: str, run_axe: bool) -> Visit:
     result = Visit(url)
     result.exceptions = page.locator('[data-testid="stException"]').count()
     result.charts = page.evaluate(CHART_GEOMETRY_JS)
+    result.formulas = page.evaluate(FORMULA_GEOMETRY_JS)
     weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
     if weights.count():
         result.weights_box = weights.first.bounding_box()
@@ -105,3 +123,9 @@ def clipped(chart: dict, slack: float = 1.0) -> list[str]:
 def too_wide(chart: dict, slack: float = 1.0) -> bool:
     """True when the chart is wider than the column that holds it."""
     return chart["svg"]["r"] > chart["holder"]["r"] + slack
+
+
+def cut_formulas(formulas: list[dict], slack: float = 3.0) -> list[str]:
+    """Formulas drawn past their column or partly hidden in a scroll (KaTeX's own rounding
+    leaves up to 2 px, hence the slack)."""
+    return [f["tex"] for f in formulas if f["right"] > f["holder"] + slack or f["hidden"] > slack]

@@ -1,16 +1,16 @@
 """Every page at 1280×720, in both modes, with 1, 6 and 12 tokens: readable and accessible.
 
 Readable (issue 15): no two numbers or labels of a chart overlap, no mark is cut off by its
-chart, no chart is wider than its column, and the Playground's weights heatmap is within the
-first screen. Accessible (issue 18): axe-core finds no violation the app controls; the few
-that come from Streamlit's own widgets are listed below with the reason.
+chart, no chart or formula is wider than its column, and the Playground's weights heatmap is
+within the first screen. Accessible (issue 18): axe-core finds no violation the app controls;
+the few that come from Streamlit's own widgets are listed below with the reason.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.audit import AXE, Visit, clipped, overlapping, too_wide, visit
+from tests.e2e.audit import AXE, Visit, clipped, cut_formulas, overlapping, too_wide, visit
 
 pytestmark = pytest.mark.e2e
 
@@ -76,6 +76,7 @@ def test_every_chart_fits_and_nothing_overlaps(server, browser, case):
             problems.append(f"{chart['title']!r} cuts off {clipped(chart)[:3]}")
         if overlapping(chart["texts"]):
             problems.append(f"{chart['title']!r} overlaps {overlapping(chart['texts'])[:3]}")
+    problems += [f"formula {tex!r} is cut" for tex in cut_formulas(found.formulas)]
     assert problems == []
 
 
@@ -99,6 +100,7 @@ def test_axe_finds_no_violation_the_app_controls(server, browser, case):
 # Inputs at the pages' own limits, reported by a review: the charts ran past their column
 # (cells sized for numbers they did not print, or numbers that did not fit at the smallest
 # font). A chart now prints its numbers only when they fit, else its cells are colour only.
+# Formulas ran past theirs too (6 decimals, 8 or 16 numbers per vector).
 WORDS = [
     "the",
     "king",
@@ -123,6 +125,12 @@ LONG = {
     "Real_sentences-own-24-words": "Real_sentences?text=own&own=" + "+".join((WORDS * 2)[:24]),
     "Embeddings-16-dims": "Embeddings?preset=random&num_tokens=12&d_in=16",
     "Playground-16-dims": "?preset=random&num_tokens=12&d_in=16&panel=qkv",
+    # Formulas at the most digits: KaTeX does not wrap, so they are broken over lines.
+    "Playground-d_out-8-6-decimals": "?d_out=8&decimals=6",
+    "Trainable_weights-d_out-8-6-decimals": "Trainable_weights?d_out=8&decimals=6",
+    "Simplified_attention-16-dims-6-decimals": (
+        "Simplified_attention?preset=random&num_tokens=12&d_in=16&decimals=6"
+    ),
 }
 
 
@@ -137,4 +145,5 @@ def test_charts_fit_with_inputs_at_the_pages_limits(server, browser, name):
     assert found.charts, "the page shows no chart"
     problems = [c["title"] for c in found.charts if too_wide(c) or clipped(c)]
     problems += [c["title"] for c in found.charts if overlapping(c["texts"])]
+    problems += [f"formula {tex!r}" for tex in cut_formulas(found.formulas)]
     assert problems == []
