@@ -78,13 +78,20 @@ for index, run in enumerate(runs):
                         title=name,
                         description=f"{name.capitalize()}: weights, {len(labels)} × {len(labels)}.",
                         scale=page.settings["weight_scale"],
+                        legend=legend,
                     ),
                     f"hm_{suffix}_{run.key}",
                 )
-                for matrix, kind, name, suffix in (
-                    (run.wrong_weights, "weights", "the mistake", "wrong"),
-                    (run.right_weights, "weights", "correct", "right"),
-                    (run.weight_difference, "difference", "mistake − correct", "delta"),
+                for matrix, kind, name, suffix, legend in (
+                    (run.wrong_weights, "weights", "the mistake", "wrong", ""),
+                    (run.right_weights, "weights", "correct", "right", ""),
+                    (
+                        run.weight_difference,
+                        "difference",
+                        "mistake − correct",
+                        "delta",
+                        "mistake − correct",
+                    ),
                 )
             ],
             width=views.CONTENT_WIDTH - 40,  # inside an expander's padding

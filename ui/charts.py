@@ -42,6 +42,7 @@ class Heatmap:
     dropped: Sequence[Sequence[bool]] | None = None
     scale: str = "fitted"
     shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
+    legend: str = ""  # the legend's title when the kind's own would not say what a colour is
 
 
 def description(heatmap: Heatmap) -> str:
@@ -235,9 +236,11 @@ def _heatmap_layers(
     decimals: int,
     max_width: int,
 ) -> list[dict]:
-    legend_title = {"weights": "weight", "scores": "score", "difference": "B − A"}.get(
-        heatmap.kind, "value"
-    )
+    legend_title = safe.plain(heatmap.legend, 40) or {
+        "weights": "weight",
+        "scores": "score",
+        "difference": "B − A",
+    }.get(heatmap.kind, "value")
     if heatmap.kind == "weights":  # the scale's choice, stated under the chart
         legend_title += {
             "fixed": " (colours fixed from 0 to 1)",

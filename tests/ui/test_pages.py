@@ -12,6 +12,7 @@ from tests.ui.apptest import (
     HOME,
     PAGES,
     assert_clean,
+    chart,
     markdown_tables,
     notices,
     open_page,
@@ -177,6 +178,15 @@ def test_common_mistakes_without_projections_runs_the_mistakes_that_apply():
     titles = [e.label for e in at.expander if e.label[:1].isdigit()]
     # the wrong-module mistake compares with nn.Linear weights as wide as the embeddings
     assert len(titles) == 6 and titles[-1] == "6. Printing the wrong module's output"
+
+
+def test_a_mistakes_difference_says_what_it_subtracts_in_its_legend():
+    at = open_page("8_Common_mistakes")  # a review: the legend read "B − A", Compare's words
+    legend = chart(at, "mistake − correct")["layer"][0]["encoding"]["color"]["legend"]
+    assert legend["title"] == "mistake − correct"
+    assert chart(at, "correct")["layer"][0]["encoding"]["color"]["legend"]["title"].startswith(
+        "weight ("
+    )
 
 
 OVERFLOW = {"x": "10,10,10;9,10,10;10,9,10", "tokens": "a,b,c", "scaling": "none"}
