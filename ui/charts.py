@@ -182,6 +182,11 @@ def make_heatmap(
         background = colors.interpolate(stops, SHADES, shade) if shade is not None else MASKED_GREY
         record.update(shade=shade, low=low, high=high, ink=colors.ink(background))
     plot_width = size.cell_width * len(columns)
+    title = safe.plain(heatmap.title, 80)
+    title_font = size.font + 3
+    # As wide as the chart, or as its widest word while the column has room for it.
+    widest_word = max(sizing.text_width(word, title_font) for word in title.split(" "))
+    title_limit = max(plot_width + size.label_width, 160, min(widest_word, max_width - 24))
     return {
         "autosize": {"type": "pad", "contains": "padding"},
         "padding": PADDING,
@@ -189,10 +194,10 @@ def make_heatmap(
         "width": plot_width,
         "height": size.cell_height * len(rows),
         "title": {
-            "text": safe.plain(heatmap.title, 80),
-            "fontSize": size.font + 3,
+            "text": sizing.title_lines(title, title_font, title_limit),
+            "fontSize": title_font,
             "anchor": "start",
-            "limit": max(plot_width + size.label_width, 160),
+            "limit": title_limit,
         },
         # Top-level data: Streamlit sends it as a table and, while the rest of the spec stays
         # the same, the browser swaps the data in place instead of rebuilding the chart.
@@ -208,7 +213,10 @@ def make_heatmap(
                     "labelAngle": -45 if tilt else 0,
                     "labelAlign": "left" if tilt else "center",
                     "labelOverlap": False,
-                    "labelLimit": size.label_width,
+                    # As long as the longest column label (already cut to LABEL_CHARS): a
+                    # row label's width cut "head 1" to "h…" above a one-row chart.
+                    "labelLimit": math.ceil(max(sizing.text_width(c, size.font) for c in columns))
+                    + 4,
                 },
             },
             "y": {

@@ -34,6 +34,19 @@ def text_width(text: str, font: float) -> float:
     return units * font
 
 
+def title_lines(text: str, font: float, limit: float) -> str | list[str]:
+    """``text`` broken at spaces into lines no wider than ``limit`` pixels at ``font`` (Vega
+    draws a list as lines; a title wider than its limit is cut with "…"). One line stays a
+    string; a word wider than the limit gets a line of its own."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and text_width(f"{lines[-1]} {word}", font) <= limit:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines[0] if len(lines) == 1 else lines
+
+
 @dataclass(frozen=True)
 class Geometry:
     """The sizes a heatmap was given (pixels)."""

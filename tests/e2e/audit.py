@@ -34,6 +34,11 @@ CHART_GEOMETRY_JS = """
     svg: box(svg.getBoundingClientRect()),
     holder: box(holder.getBoundingClientRect()),
     texts,
+    titleCut: [...svg.querySelectorAll('.role-title-text text')]
+      .some((t) => t.textContent.includes('…')),
+    // Cut by Vega's labelLimit: the app itself cuts labels only past 20 characters.
+    labelsCut: [...svg.querySelectorAll('.role-axis-label text')]
+      .map((t) => t.textContent).filter((t) => t.endsWith('…') && t.length <= 20),
   };
 }).filter(Boolean)
 """

@@ -128,11 +128,21 @@ def share_link(page) -> str:
     return "".join(page.locator(LINK_CODE).last.inner_text().split())
 
 
+# A chart's title as one line: Vega draws a title broken to fit as one text with a tspan per
+# line, whose textContent would run the lines together.
+TITLE_OF = """const titleOf = (chart) => {
+    const t = chart.querySelector('.role-title-text text');
+    if (!t) return '';
+    const lines = [...t.querySelectorAll('tspan')].map((s) => s.textContent);
+    return lines.length ? lines.join(' ') : t.textContent;
+};"""
+
+
 def chart_titles(page) -> list[str]:
     """The title of every Vega-Lite chart, in page order."""
     return page.evaluate(
-        """sel => [...document.querySelectorAll(sel)].map(c => {
-            const t = c.querySelector('.role-title-text text'); return t ? t.textContent : ''})""",
+        f"""sel => {{ {TITLE_OF}
+            return [...document.querySelectorAll(sel)].map(titleOf); }}""",
         CHART,
     )
 
@@ -143,10 +153,11 @@ def heatmap(page, title: str, prefix: bool = False) -> dict[str, str]:
     Each cell's text mark carries its description ("journey, Your: 0.1500") as aria-label.
     """
     cells = page.evaluate(
-        """([sel, title, prefix]) => {
+        """([sel, title, prefix]) => {"""
+        + TITLE_OF
+        + """
             for (const chart of document.querySelectorAll(sel)) {
-                const t = chart.querySelector('.role-title-text text');
-                const name = t ? t.textContent : '';
+                const name = titleOf(chart);
                 if (prefix ? !name.startsWith(title) : name !== title) continue;
                 return [...chart.querySelectorAll('.role-mark text[aria-label]')]
                     .map(e => e.getAttribute('aria-label'));
@@ -165,10 +176,11 @@ def cell_fills(page, title: str) -> list[str]:
     The cells are the rectangles of the chart's marks; the legend's gradient is not a mark.
     """
     fills = page.evaluate(
-        """([sel, title]) => {
+        """([sel, title]) => {"""
+        + TITLE_OF
+        + """
             for (const chart of document.querySelectorAll(sel)) {
-                const t = chart.querySelector('.role-title-text text');
-                if (!t || t.textContent !== title) continue;
+                if (titleOf(chart) !== title) continue;
                 return [...chart.querySelectorAll('g.mark-rect.role-mark path')]
                     .map(e => e.getAttribute('fill'));
             }

@@ -62,10 +62,12 @@ def test_lines_then_a_slider_then_the_copied_link_then_back_to_the_heatmap(serve
     assert screen.heatmap(page, "attention weights") == expected.weight_cells(settings, trace)
 
 
-LEGEND = """([sel, title]) => {
+LEGEND = (
+    """([sel, title]) => {"""
+    + screen.TITLE_OF
+    + """
     for (const chart of document.querySelectorAll(sel)) {
-        const t = chart.querySelector('.role-title-text text');
-        if (!t || t.textContent !== title) continue;
+        if (titleOf(chart) !== title) continue;
         const svg = chart.querySelector('svg');
         svg.__id = svg.__id || Math.random();  // a rebuilt chart has a new svg without one
         const labels = chart.querySelectorAll('.role-legend-label text');
@@ -73,6 +75,7 @@ LEGEND = """([sel, title]) => {
     }
     return null;
 }"""
+)
 
 
 def expected_legend(settings) -> list[str]:

@@ -89,8 +89,10 @@ def vega_specs(at: AppTest) -> list[dict]:
 
 
 def title_of(spec: dict) -> str:
-    """A chart's title ('' for a diagram drawn without one, such as the Flow page's)."""
-    return spec.get("title", {}).get("text", "")
+    """A chart's title ('' for a diagram drawn without one, such as the Flow page's), its
+    lines joined when it was broken to fit the chart."""
+    text = spec.get("title", {}).get("text", "")
+    return " ".join(text) if isinstance(text, list) else text
 
 
 def chart(at: AppTest, title: str) -> dict:

@@ -141,6 +141,11 @@ def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimal
     given = charts.safe.plain(heatmap.description, 300)
     assert spec["description"] == (given if given.strip() else spec["description"])
     assert spec["description"].strip()  # never blank, even when the caller's is
+    title = spec["title"]  # broken into lines that fit, every word kept
+    lines = title["text"] if isinstance(title["text"], list) else [title["text"]]
+    assert " ".join(lines) == charts.safe.plain(heatmap.title, 80)
+    for line in lines:
+        assert " " not in line or sizing.text_width(line, title["fontSize"]) <= title["limit"]
     colour = layers(spec)[0]["encoding"]["color"]
     assert colour["legend"]["title"] and colour["scale"]["range"]
     title_font = spec["config"]["legend"]["titleFontSize"]  # the title is printed in full
