@@ -1,5 +1,7 @@
 """Causal mask: four ways to hide the future, the right two and the wrong two, and no peeking."""
 
+import zlib
+
 import pandas as pd
 import streamlit as st
 
@@ -130,10 +132,20 @@ with custom_col:
         else:
             grid = [[j <= i for j in range(size)] for i in range(size)]
             grid[0] = [False] * size  # one row that may attend to nothing
-        return pd.DataFrame(grid, columns=[f"k{j + 1}" for j in range(size)])
+        queries = [f"q{i + 1} {safe.plain(label, 12)}" for i, label in enumerate(labels)]
+        return pd.DataFrame(grid, index=queries, columns=[f"k{j + 1}" for j in range(size)])
 
-    st.markdown("Tick what each query (row) may attend to (columns k1, k2, … are the keys):")
-    ticked = grids.stable_grid(f"custom_mask_{size}", start, hide_index=True)
+    st.markdown(
+        "Tick what each query (row q1, q2, …) may attend to (columns k1, k2, … are the keys, "
+        "in the same order):"
+    )
+    # A grid per sequence: its row names are the tokens, so other tokens get another grid.
+    named = zlib.crc32("\x1f".join(labels).encode())
+    ticked = grids.stable_grid(
+        f"custom_mask_{size}_{named:08x}",
+        start,
+        column_config={"_index": st.column_config.TextColumn("query", disabled=True)},
+    )
     allowed = tuple(tuple(bool(v) for v in row) for row in ticked.itertuples(index=False))
     typed = tuple(tuple(1.0 if v else 0.0 for v in row) for row in allowed)
     default = tuple(

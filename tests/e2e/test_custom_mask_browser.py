@@ -1,0 +1,123 @@
+"""Real Chromium: page 5's mask of your own, ticked cell by cell with the keyboard.
+
+A learner clicks into the grid, moves with the arrow keys and presses Space on a cell; after
+every tick the "your mask" heatmap must show the core's weights for the mask ticked so far,
+the link must carry it, and the grid's rows must say which query they are. At the end the
+copied link is opened in a fresh browser: the same ticks and the same numbers.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+
+from tests.e2e import expected, learner, screen
+
+pytestmark = pytest.mark.e2e
+
+SIZE = 6
+LABELS = ["Your", "journey", "starts", "with", "one", "step"]
+# The grid's accessible table (Glide draws on a canvas and mirrors it as a table).
+GRID_ROWS = (
+    "() => [...document.querySelectorAll('[data-testid=stDataFrame] table tr')]"
+    ".map(r => [...r.querySelectorAll('th, td')].map(c => c.innerText.trim()))"
+)
+
+
+def start_mask() -> list[list[bool]]:
+    """The grid's start: causal, with the first query allowed nothing."""
+    return [[i > 0 and j <= i for j in range(SIZE)] for i in range(SIZE)]
+
+
+def grid_rows(page) -> list[list[str]]:
+    rows = page.evaluate(GRID_ROWS)
+    return [row for row in rows if row and re.match(r"q\d+ ", row[0])]  # not the header
+
+
+def wait_for_cells(page, want: dict[str, str], timeout: float = 20.0) -> dict[str, str]:
+    """The "your mask" heatmap once it shows ``want`` (or what it shows at the deadline)."""
+    deadline = time.monotonic() + timeout
+    shown: dict[str, str] = {}
+    while time.monotonic() < deadline:
+        screen.wait_idle(page)
+        shown = screen.heatmap(page, "your mask")
+        if shown == want:
+            break
+        time.sleep(0.2)
+    return shown
+
+
+def expected_cells(url: str, mask: list[list[bool]]) -> dict[str, str]:
+    found = expected.settings_of(url)
+    trace = expected.trace_of(
+        found, mask="custom", custom_mask=tuple(tuple(r) for r in mask), dropout=0.0
+    )
+    return expected.weight_cells(found, trace)
+
+
+class TickingTheMask(RuleBasedStateMachine):
+    """Space on one cell after another; the model is the mask the learner has ticked."""
+
+    server = ""
+    browser = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.context = self.browser.new_context(viewport={"width": 1280, "height": 720})
+        self.page = self.context.new_page()
+        self.page.goto(f"{self.server}/Causal_mask")
+        screen.wait_ready(self.page, 120)
+        screen.wait_idle(self.page)
+        self.mask = start_mask()
+
+    @rule(row=st.integers(0, SIZE - 1), column=st.integers(0, SIZE - 1))
+    def tick(self, row: int, column: int) -> None:
+        learner.focus_cell(self.page, row, column + 1, left=40)  # column 0: the query names
+        self.page.keyboard.press(" ")
+        self.mask[row][column] = not self.mask[row][column]
+        want = expected_cells(self.page.url, self.mask)
+        assert wait_for_cells(self.page, want) == want
+
+    @invariant()
+    def the_link_and_the_grid_say_the_same_mask(self) -> None:
+        settings_now = expected.settings_of(self.page.url)
+        linked = settings_now["my_mask"]
+        if linked is not None:  # nothing in the link while the grid is at its start
+            assert [[bool(v) for v in row] for row in linked] == self.mask
+        rows = grid_rows(self.page)
+        assert [row[0] for row in rows] == [f"q{i + 1} {w}" for i, w in enumerate(LABELS)]
+        assert [[c == "true" for c in row[1:]] for row in rows] == self.mask
+
+    def teardown(self) -> None:
+        try:
+            link = screen.share_link(self.page)
+            fresh = self.browser.new_context(viewport={"width": 1280, "height": 720})
+            other = fresh.new_page()
+            other.goto(link)
+            screen.wait_ready(other, 120)
+            want = expected_cells(link, self.mask)
+            assert wait_for_cells(other, want) == want
+            assert [[c == "true" for c in row[1:]] for row in grid_rows(other)] == self.mask
+            fresh.close()
+        finally:
+            self.context.close()
+
+
+def test_ticking_the_mask_cell_by_cell_shows_the_cores_weights_and_the_link_keeps_it(
+    server, browser
+):
+    TickingTheMask.server, TickingTheMask.browser = server, browser
+    run_state_machine_as_test(
+        TickingTheMask,
+        settings=settings(
+            max_examples=3,
+            stateful_step_count=5,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )
