@@ -7,6 +7,23 @@ from ui import cached, charts, controls, safe, tables, views
 from ui import page as run_order
 
 page = run_order.setup(__file__)
+
+
+def vector_table(vector: list[float]) -> str:
+    """A 50-number vector as a table, ten numbers a row up to 3 decimals (2 in presentation
+    mode's larger text), else five: ten negative numbers at 4 decimals already run past the
+    column (measured in Chromium)."""
+    per_row = 10 if page.decimals + page.present <= 3 else 5
+    return tables.markdown_table(
+        ["numbers", *(f"+{j}" for j in range(1, per_row + 1))],
+        [
+            [f"{i + 1}–{i + per_row}", *(page.number(v) for v in vector[i : i + per_row])]
+            for i in range(0, len(vector), per_row)
+        ],
+        labelled_rows=False,
+    )
+
+
 views.show_header(
     page,
     "9 · Real word vectors",
@@ -43,16 +60,7 @@ if glove is not None:
     size = len(words)
     st.header(f"The vector of {safe.md(words[focus], 30)}")
     vector = glove.embeddings.values[focus].tolist()
-    st.markdown(
-        tables.markdown_table(
-            ["numbers", *(f"+{j}" for j in range(1, 11))],
-            [
-                [f"{i + 1}–{i + 10}", *(page.number(v) for v in vector[i : i + 10])]
-                for i in range(0, len(vector), 10)
-            ],
-            labelled_rows=False,
-        )
-    )
+    st.markdown(vector_table(vector))
     for trace, title, key, describe in (
         (glove.cosine, "cosine similarity as weights", "hm_glove_cos", "Cosine similarity"),
         (glove.softmax, "softmax(X Xᵀ / √50)", "hm_glove_soft", "Scaled softmax weights"),
@@ -72,16 +80,7 @@ if glove is not None:
         )
     st.header(f"The new contextual vector of {safe.md(words[focus], 30)}")
     context = glove.softmax.context[focus].tolist()
-    st.markdown(
-        tables.markdown_table(
-            ["numbers", *(f"+{j}" for j in range(1, 11))],
-            [
-                [f"{i + 1}–{i + 10}", *(page.number(v) for v in context[i : i + 10])]
-                for i in range(0, len(context), 10)
-            ],
-            labelled_rows=False,
-        )
-    )
+    st.markdown(vector_table(context))
 
 st.header("Seed 001's numbers, recomputed")
 if not page.present:

@@ -59,6 +59,17 @@ FORMULA_GEOMETRY_JS = """
 })
 """
 
+# Every Markdown table that runs past its column (its wrapper then scrolls sideways).
+WIDE_TABLES_JS = """
+() => [...document.querySelectorAll('[data-testid="stMarkdownContainer"] table')].filter((t) => {
+  const holder = t.closest('[data-testid="stColumn"]')
+    || t.closest('[data-testid="stMainBlockContainer"]') || document.body;
+  const wrapper = t.parentElement;
+  return t.getBoundingClientRect().right > holder.getBoundingClientRect().right + 1
+    || wrapper.scrollWidth > wrapper.clientWidth + 1;
+}).map((t) => t.rows[0].innerText.replace(/\\s+/g, ' ').slice(0, 60))
+"""
+
 
 @dataclass
 class Visit:
@@ -67,6 +78,7 @@ class Visit:
     url: str
     charts: list[dict] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
+    wide_tables: list[str] = field(default_factory=list)
     violations: list[dict] = field(default_factory=list)
     weights_box: dict | None = None
     exceptions: int = 0
@@ -85,6 +97,7 @@ def visit(page, url: str, run_axe: bool) -> Visit:
     result.exceptions = page.locator('[data-testid="stException"]').count()
     result.charts = page.evaluate(CHART_GEOMETRY_JS)
     result.formulas = page.evaluate(FORMULA_GEOMETRY_JS)
+    result.wide_tables = page.evaluate(WIDE_TABLES_JS)
     weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
     if weights.count():
         result.weights_box = weights.first.bounding_box()
