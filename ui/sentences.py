@@ -57,23 +57,35 @@ def no_key_attended(
     return "every weight dropped by dropout" if dropout_active else "every weight 0"
 
 
+def output_name(trace: AttentionTrace) -> str:
+    """What the trace's output row is: the context vector, or what an output projection made
+    of it (the book's MultiHeadAttention mixes the heads with a Linear layer)."""
+    return (
+        "context vector"
+        if trace.config.out_proj == "none"
+        else "output after the output projection"
+    )
+
+
 def result_sentence(
     page: Page, trace: AttentionTrace, head: int, name: Callable[[str], str] = str
 ) -> str:
     """The focused query's result in words: the keys it attends to most (ties named
     together) and that weight (``… each`` for a tie), or why no key is named; then its
-    context vector. ``name`` writes a token label (escaped for Markdown by :func:`summary`)."""
+    context vector (or the output projection's result). ``name`` writes a token label
+    (escaped for Markdown by :func:`summary`)."""
     query = page.query
     weights = trace.weights_after_dropout[head, query].tolist()
     vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
     who = name(page.labels[query])
+    what = output_name(trace)
     why = no_key_attended(weights, trace.allowed[query].tolist(), trace.config.dropout_active)
     if why is not None:
-        return f"{who} has {why}; context vector {vector}."
+        return f"{who} has {why}; {what} {vector}."
     best = strongest(page, weights)
     weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
     keys = listing([name(page.labels[j]) for j in best])
-    return f"{who} attends most to {keys} ({weight}); context vector {vector}."
+    return f"{who} attends most to {keys} ({weight}); {what} {vector}."
 
 
 def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:

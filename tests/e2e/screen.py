@@ -98,7 +98,10 @@ def summary_text(page) -> str:
 def shown_context_vector(page) -> list[float]:
     """The focused query's context vector, read from the sentence that states it."""
     text = summary_text(page)
-    found = re.search(r"context vector ([-0-9., ]+)\.?$", text.strip())
+    # With an output projection the sentence names the projection's result instead.
+    found = re.search(
+        r"(?:context vector|output after the output projection) ([-0-9., ]+)\.?$", text.strip()
+    )
     assert found, f"no context vector in {text!r}"
     return [float(v) for v in re.findall(NUMBER, found.group(1))]
 

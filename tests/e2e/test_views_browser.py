@@ -213,3 +213,25 @@ def test_the_tables_of_heatmaps_side_by_side_open_under_them_and_print_their_num
     screen.after_change(page, screen.tables, before)
     titles[1] = "training, p = 0.35 (✕ = dropped)"
     check()
+
+
+def test_the_sentence_names_the_output_projections_result_once_one_is_chosen(server, page):
+    """A review: with nn.Linear as the output projection the sentence still said "context
+    vector" for the projection's result."""
+    screen.open_page(page, f"{server}/?heads=2&d_out=4")
+    wait_idle(page)
+    assert "; context vector " in screen.summary_text(page)
+    before = screen.shown_context_vector(page)
+    learner.open_more_settings(page)
+    learner.click_radio(page, "out_proj", "nn.Linear with bias, as the book's MultiHeadAttention")
+    screen.wait_for_change(page, before)
+    settings = expected.settings_of(page.url)
+    assert settings["out_proj"] == "linear"
+    text = screen.summary_text(page)
+    assert "; output after the output projection " in text
+    assert text == expected.summary(settings)
+    context, other = open_fresh(page.context.browser, screen.share_link(page))
+    try:
+        assert screen.summary_text(other) == text
+    finally:
+        context.close()

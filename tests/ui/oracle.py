@@ -109,8 +109,14 @@ def summary(
     row = trace.weights_after_dropout[head, query].tolist()
     vector = ", ".join(format_number(v, decimals) for v in trace.output[query].tolist())
     who = name(labels[query])
+    # What the output row is: with an output projection it is no longer the context vector.
+    what = (
+        "context vector"
+        if trace.config.out_proj == "none"
+        else "output after the output projection"
+    )
     if any(math.isnan(w) for w in row):  # 0/0 or ∞/∞: no key is attended to most
-        return f"{who} has undefined weights ({UNDEFINED_WHY}); context vector {vector}."
+        return f"{who} has undefined weights ({UNDEFINED_WHY}); {what} {vector}."
     if all(w == 0 for w in row):  # no weight at all: naming the "largest" 0 names anyone
         if not trace.allowed[query].any():
             why = "nothing to attend to (the mask hides every key), so every weight is 0"
@@ -118,13 +124,13 @@ def summary(
             why = "every weight dropped by dropout"
         else:
             why = "every weight 0"
-        return f"{who} has {why}; context vector {vector}."
+        return f"{who} has {why}; {what} {vector}."
     printed = [format_number(w, decimals) for w in row]
     top = format_number(max(row), decimals)
     names = [name(labels[j]) for j, text in enumerate(printed) if text == top]
     return (
         f"{who} attends most to {tie_words(names)} "
-        f"({top}{' each' if len(names) > 1 else ''}); context vector {vector}."
+        f"({top}{' each' if len(names) > 1 else ''}); {what} {vector}."
     )
 
 

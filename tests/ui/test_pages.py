@@ -162,6 +162,15 @@ def test_simplified_attention_ignores_the_sidebars_scores_and_output_projection(
     check_numbers(at)
 
 
+def test_the_sentence_names_the_output_projections_result_as_such():
+    at = open_page(HOME, {"out_proj": "linear", "heads": "2", "d_out": "4"})  # a review
+    assert_clean(at)
+    sentence = at.container(key="result_summary").markdown[0].value
+    assert "; output after the output projection " in sentence
+    assert "context vector" not in sentence
+    check_numbers(at)
+
+
 def test_typed_weights_after_choosing_head_2_show_the_one_typed_head():
     at = open_page("3_Trainable_weights", {"d_out": "4", "heads": "2"})
     at.radio(key="head").set_value(2).run()
