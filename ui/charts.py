@@ -2,10 +2,9 @@
 
 A heatmap sizes itself from what it prints (``ui.sizing``). Every chart carries a
 ``description`` (its text alternative); layers that repeat the text are hidden from assistive
-technology. Data goes at the top of the spec, which Streamlit sends as a table: while the rest
-of the spec is unchanged the browser only swaps the data instead of rebuilding the chart. So
-nothing that moves with the numbers is in the spec: each cell carries its colour as a ``shade``
-from 0 to 1 on a fixed scale, and the legend reads the range the colours span from the data.
+technology. Data goes at the top of the spec: while the rest is unchanged the browser swaps
+the data instead of rebuilding the chart. So nothing that moves with the numbers is in the
+spec: a cell's colour is a ``shade`` (0 to 1, fixed scale); the legend reads its range.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from ui.sizing import FONT, LABEL_CHARS, PADDING
 
 MASKED_GREY = "#d9d9d9"
 DROPPED_RED = "#c0392b"
+LEGEND_TITLES = {"weights": "weight", "scores": "score", "difference": "B − A"}  # by kind
 
 
 @dataclass(frozen=True)
@@ -48,10 +48,8 @@ class Heatmap:
 def description(heatmap: Heatmap) -> str:
     """The chart's text alternative: the caller's, or its shape when that is blank."""
     given = safe.plain(heatmap.description, 300)
-    if given.strip():
-        return given
-    shape = f"{len(heatmap.rows)} by {len(heatmap.columns)}"
-    return f"A {shape} heatmap of {heatmap.kind}: {safe.plain(heatmap.title, 80)}".strip(" :")
+    shape = f"A {len(heatmap.rows)} by {len(heatmap.columns)} heatmap of {heatmap.kind}"
+    return given if given.strip() else f"{shape}: {safe.plain(heatmap.title, 80)}".strip(" :")
 
 
 def cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: int) -> str:
@@ -182,23 +180,15 @@ def make_heatmap(
         background = colors.interpolate(stops, SHADES, shade) if shade is not None else MASKED_GREY
         record.update(shade=shade, low=low, high=high, ink=colors.ink(background))
     plot_width = size.cell_width * len(columns)
-    title = safe.plain(heatmap.title, 80)
-    title_font = size.font + 3
-    # As wide as the chart, or as its widest word while the column has room for it.
-    widest_word = max(sizing.text_width(word, title_font) for word in title.split(" "))
-    title_limit = max(plot_width + size.label_width, 160, min(widest_word, max_width - 24))
     return {
         "autosize": {"type": "pad", "contains": "padding"},
         "padding": PADDING,
         "description": description(heatmap),
         "width": plot_width,
         "height": size.cell_height * len(rows),
-        "title": {
-            "text": sizing.title_lines(title, title_font, title_limit),
-            "fontSize": title_font,
-            "anchor": "start",
-            "limit": title_limit,
-        },
+        "title": sizing.title(
+            safe.plain(heatmap.title, 80), size.font + 3, plot_width + size.label_width, max_width
+        ),
         # Top-level data: Streamlit sends it as a table and, while the rest of the spec stays
         # the same, the browser swaps the data in place instead of rebuilding the chart.
         "data": {"values": records},
@@ -213,10 +203,8 @@ def make_heatmap(
                     "labelAngle": -45 if tilt else 0,
                     "labelAlign": "left" if tilt else "center",
                     "labelOverlap": False,
-                    # As long as the longest column label (already cut to LABEL_CHARS): a
-                    # row label's width cut "head 1" to "h…" above a one-row chart.
-                    "labelLimit": math.ceil(max(sizing.text_width(c, size.font) for c in columns))
-                    + 4,
+                    # Not the row labels' width: that cut "head 1" to "h…" over one row.
+                    "labelLimit": sizing.label_limit(columns, size.font),
                 },
             },
             "y": {
@@ -244,11 +232,7 @@ def _heatmap_layers(
     decimals: int,
     max_width: int,
 ) -> list[dict]:
-    legend_title = safe.plain(heatmap.legend, 40) or {
-        "weights": "weight",
-        "scores": "score",
-        "difference": "B − A",
-    }.get(heatmap.kind, "value")
+    legend_title = safe.plain(heatmap.legend, 40) or LEGEND_TITLES.get(heatmap.kind, "value")
     if heatmap.kind == "weights":  # the scale's choice, stated under the chart
         legend_title += {
             "fixed": " (colours fixed from 0 to 1)",

@@ -34,6 +34,25 @@ def text_width(text: str, font: float) -> float:
     return units * font
 
 
+def title(text: str, font: int, chart_width: int, max_width: int) -> dict:
+    """A chart's Vega title: as wide as the chart (at least 160 px), or as its widest word
+    while the column has room for it, broken into lines that fit rather than cut."""
+    widest_word = max(text_width(word, font) for word in text.split(" "))
+    limit = max(chart_width, 160, min(math.ceil(widest_word), max_width - 24))
+    return {
+        "text": title_lines(text, font, limit),
+        "fontSize": font,
+        "anchor": "start",
+        "limit": limit,
+    }
+
+
+def label_limit(labels: Sequence[str], font: int) -> int:
+    """An axis's label limit: as wide as its longest label (labels are already cut to
+    ``LABEL_CHARS``)."""
+    return math.ceil(max(text_width(label, font) for label in labels)) + 4
+
+
 def title_lines(text: str, font: float, limit: float) -> str | list[str]:
     """``text`` broken at spaces into lines no wider than ``limit`` pixels at ``font`` (Vega
     draws a list as lines; a title wider than its limit is cut with "…"). One line stays a
