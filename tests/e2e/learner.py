@@ -135,6 +135,8 @@ def open_more_settings(page) -> None:
     summary = page.locator(f"{screen.SIDEBAR} summary").filter(has_text="More settings")
     if summary.locator("xpath=..").get_attribute("open") is None:
         summary.click()
+        # Its controls are built only when it is open: a click during that run can be lost.
+        screen.wait_idle(page)
 
 
 def go_to(page, title: str) -> None:

@@ -224,6 +224,7 @@ def test_the_sentence_names_the_output_projections_result_once_one_is_chosen(ser
     before = screen.shown_context_vector(page)
     learner.open_more_settings(page)
     learner.click_radio(page, "out_proj", "nn.Linear with bias, as the book's MultiHeadAttention")
+    screen.wait_for(page, lambda p: "out_proj=linear" in p.url, bool)
     screen.wait_for_change(page, before)
     settings = expected.settings_of(page.url)
     assert settings["out_proj"] == "linear"
