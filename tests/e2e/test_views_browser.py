@@ -236,3 +236,32 @@ def test_the_sentence_names_the_output_projections_result_once_one_is_chosen(ser
         assert screen.summary_text(other) == text
     finally:
         context.close()
+
+
+def test_a_row_that_dropout_empties_is_said_to_be_dropped_slider_step_by_step(server, page):
+    """The sentence for a query whose every weight dropout removed, driven from the sidebar's
+    slider: at p = 0.9 (seed 0) the focused journey loses all its weights and the sentence
+    says so instead of naming a "largest" 0; one step back names a key again; one step on
+    and the copied link, in a fresh context, say it again, with the row's cells all ✕."""
+    screen.open_page(page, expected.link(server, "", dropout_seed="0"))
+    wait_idle(page)
+    assert "attends most to" in screen.summary_text(page)
+    seen = []
+    dropped = "has every weight dropped by dropout"
+    for keys, says in (("End", dropped), ("ArrowLeft", "attends most to"), ("ArrowRight", dropped)):
+        before = screen.summary_text(page)
+        learner.press_slider(page, "dropout", keys)
+        shown = screen.after_change(page, screen.summary_text, before)
+        settings = expected.settings_of(screen.share_link(page))
+        seen.append(settings["dropout"])
+        assert shown == expected.summary(settings)
+        assert says in shown and shown.startswith("journey "), shown
+    assert seen == [0.9, 0.85, 0.9]
+    row = screen.heatmap(page, "attention weights", prefix=True)
+    labels = display_labels(expected.settings_of(page.url).tokens)
+    assert [row[f"journey, {key}"] for key in labels] == ["✕"] * len(labels)
+    context, other = open_fresh(page.context.browser, screen.share_link(page))
+    try:
+        assert screen.summary_text(other) == screen.summary_text(page)
+    finally:
+        context.close()
