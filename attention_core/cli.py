@@ -139,7 +139,8 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
     decimals = settings["decimals"]
     labels = display_labels(trace.tokens)
     lines = [
-        f"tokens: {' '.join(labels)}  (d_in {trace.inputs.shape[1]}, d_out {config.d_out},"
+        f"tokens: {' '.join(labels)}  (d_in {trace.inputs.shape[1]},"
+        f" width of queries {trace.queries.shape[1]},"
         f" init {config.init}, seed {config.seed})",
         f"scores {config.scoring}, divided by {format_number(trace.scale_divisor, decimals)}"
         f" ({config.scaling}), {config.norm}, mask {config.mask} ({config.mask_strategy}),"
@@ -157,7 +158,8 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
     columns = [f"z{c + 1}" for c in range(width)]
     lines += ["", "context vectors", *_table(labels, columns, trace.output, decimals)]
     if query is not None:
-        lines += ["", *_explain(trace, labels, query, decimals)]
+        head = min(int(settings["head"]), trace.num_heads) - 1
+        lines += ["", *_explain(trace, labels, query, head, decimals)]
     return "\n".join(lines)
 
 
@@ -173,13 +175,15 @@ def _table(rows: list[str], columns: list[str], matrix: torch.Tensor, decimals: 
     return [header, *body]
 
 
-def _explain(trace: AttentionTrace, labels: list[str], query: int, decimals: int) -> list[str]:
+def _explain(
+    trace: AttentionTrace, labels: list[str], query: int, head: int, decimals: int
+) -> list[str]:
     def number(value: float) -> str:
         return format_number(value, decimals, ascii_only=True)
 
-    lines = [f"step by step for query {query + 1} ({labels[query]}), head 1"]
+    lines = [f"step by step for query {query + 1} ({labels[query]}), head {head + 1}"]
     for key in range(trace.num_tokens):
-        terms = score_terms(trace, query, key)
+        terms = score_terms(trace, query, key, head)
         products = " + ".join(
             f"{number(q)}*{number(k)}"
             for q, k in zip(terms.query_terms, terms.key_terms, strict=True)
@@ -188,7 +192,7 @@ def _explain(trace: AttentionTrace, labels: list[str], query: int, decimals: int
             f"  score({labels[query]}, {labels[key]}) = {products} = {number(terms.total)};"
             f" / {number(terms.divisor)} = {number(terms.scaled)}"
         )
-    mixed = context_terms(trace, query)
+    mixed = context_terms(trace, query, head)
     parts = " + ".join(
         f"{number(w)}*[{', '.join(number(v) for v in row)}]"
         for w, row in zip(mixed.weights, mixed.value_rows, strict=True)

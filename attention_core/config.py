@@ -52,7 +52,9 @@ class AttentionConfig:
             raise AttentionInputError("init 'custom' needs W_query, W_key and W_value")
         if self.mask == "custom" and self.custom_mask is None:
             raise AttentionInputError("mask 'custom' needs custom_mask (True = may attend)")
-        if self.heads_layout == "split" and self.init != "identity" and self.d_out % self.heads:
+        # d_out sets the width only for drawn weights (identity and typed ones bring theirs).
+        drawn = self.init not in ("identity", "custom")
+        if self.heads_layout == "split" and drawn and self.d_out % self.heads:
             raise AttentionInputError(
                 f"d_out must be divisible by heads: {self.d_out} is not divisible by {self.heads}"
             )

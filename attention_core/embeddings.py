@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.errors import AttentionInputError
+from attention_core.errors import AttentionInputError, tensor_of
 from attention_core.params import MAX_DIMS, MAX_TOKENS, SEED_MAX
 
 PRESETS = ("journey", "nugues", "montreal", "random")
@@ -40,6 +40,10 @@ class Embeddings:
     values: torch.Tensor
 
     def __post_init__(self) -> None:
+        if self.values.dtype != torch.float32:
+            raise AttentionInputError(
+                f"the embedding matrix must be float32 (the weights' type), not {self.values.dtype}"
+            )
         if self.values.dim() != 2 or 0 in self.values.shape:
             raise AttentionInputError("the embedding matrix needs at least one row and one column")
         if len(self.tokens) != self.values.shape[0]:
@@ -75,12 +79,7 @@ def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embedd
 
     Larger matrices (benchmarks, a real model's hidden states) go straight to ``Embeddings``.
     """
-    try:
-        values = torch.tensor(rows, dtype=torch.float32)
-    except (TypeError, ValueError) as error:
-        raise AttentionInputError(
-            "the embedding matrix must be rows of numbers of equal length"
-        ) from error
+    values = tensor_of(rows, torch.float32, "the embedding matrix")
     if values.dim() == 2:
         num_tokens, d_in = values.shape
         if not 1 <= num_tokens <= MAX_TOKENS:

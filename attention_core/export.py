@@ -31,7 +31,7 @@ def export_script(trace: AttentionTrace) -> str:
         "",
         f"tokens = {list(trace.tokens)!r}",
         f"inputs = {_tensor(trace.inputs)}  # (num_tokens, d_in)",
-        f"W_query = {_tensor(trace.W_query)}  # (d_in, d_out)",
+        f"W_query = {_tensor(trace.W_query)}  # (d_in, width of queries)",
         f"W_key = {_tensor(trace.W_key)}",
         f"W_value = {_tensor(trace.W_value)}",
         *_bias_lines(trace),
@@ -89,7 +89,7 @@ def _projection_lines(trace: AttentionTrace) -> list[str]:
         f"{name} = inputs @ W_{part}" + ("" if bias is None else f" + b_{part}")
         for name, part, bias in layers
     ]
-    lines[0] += "  # (num_tokens, d_out)"
+    lines[0] += "  # (num_tokens, width of queries)"
     return lines
 
 
@@ -104,8 +104,8 @@ def _output_lines(trace: AttentionTrace) -> list[str]:
 
 def _mask_lines(trace: AttentionTrace) -> list[str]:
     strategy = trace.config.mask_strategy
-    if trace.config.mask == "none":
-        return ["masked_scores = scaled_scores  # no mask"]
+    if not _masks_anything(trace):
+        return ["masked_scores = scaled_scores  # nothing is masked"]
     lines = [f"allowed = {_tensor(trace.allowed)}  # True = may attend"]
     if strategy == "neg_inf":
         lines.append("masked_scores = scaled_scores.masked_fill(~allowed, float('-inf'))")
@@ -116,15 +116,22 @@ def _mask_lines(trace: AttentionTrace) -> list[str]:
     return lines
 
 
+def _masks_anything(trace: AttentionTrace) -> bool:
+    """False when every query may attend to every key (no mask, padding 0, an all-True grid):
+    the dashboard then skips the masking steps, and so does the script."""
+    return not bool(trace.allowed.all())
+
+
 def _after_norm_lines(trace: AttentionTrace) -> list[str]:
     config = trace.config
+    strategy = config.mask_strategy if _masks_anything(trace) else None
     lines = []
-    if config.mask != "none" and config.mask_strategy == "neg_inf":
+    if strategy == "neg_inf":
         lines.append("# a row with nothing to attend to gets zero weights instead of NaN")
         lines.append("weights = torch.where(allowed.any(dim=-1, keepdim=True), weights, 0.0)")
-    if config.mask != "none" and config.mask_strategy == "zero_renorm":
+    if strategy == "zero_renorm":
         lines += _zero_renorm_lines(config.norm)
-    if config.mask != "none" and config.mask_strategy == "zero_no_renorm":
+    if strategy == "zero_no_renorm":
         lines.append("weights = weights * allowed  # PITFALL: rows no longer sum to 1")
     if config.dropout_active:
         lines += [

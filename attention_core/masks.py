@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import torch
-
 from attention_core.trace import AttentionTrace
 
 
@@ -28,12 +26,3 @@ def judge_mask(trace: AttentionTrace, head: int = 0) -> MaskVerdict:
     return MaskVerdict(
         leaked, float(errors.max()) if len(errors) else 0.0, bool((weights < 0).any())
     )
-
-
-def output_shift(before: AttentionTrace, after: AttentionTrace) -> torch.Tensor:
-    """How far each token's output moved between two traces: max |Δ| per row.
-
-    Shapes:
-        returns: (num_tokens,)
-    """
-    return (after.output - before.output).abs().amax(dim=-1)

@@ -81,8 +81,7 @@ class Param:
             return parse_int(text, self.name, int(low), int(high))
         if self.kind == "float":
             low, high = self.limits()
-            value = parse_number(text, self.name, limit=max(abs(low), abs(high)))
-            return self.check(value)
+            return self.check(parse_number(text, self.name, limit=high, low=low))
         if self.kind == "bool":
             return parse_bool(text, self.name)
         if self.kind == "labels":

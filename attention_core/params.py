@@ -140,8 +140,8 @@ _ROWS = (
         },
         "book",
         "W_query, W_key, W_value",
-        "How the three projection matrices are made. “none” skips them, as in simplified "
-        "attention: then d_out is the input width.",
+        "How the three projection matrices are made. “none” (identity in a link or a flag) "
+        "skips them, as in simplified attention: then d_out is the input width.",
         internal=("custom",),
         widget="select",
         group="weights",

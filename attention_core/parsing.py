@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
 
@@ -29,8 +28,11 @@ def echo(text: str) -> str:
     return repr(shown[:ECHO_CHARS] + ("…" if len(text) > ECHO_CHARS else ""))
 
 
-def parse_number(text: str, where: str, limit: float = VALUE_LIMIT) -> float:
-    """Parse one plainly written decimal number within ±limit; ``where`` names it in errors."""
+def parse_number(
+    text: str, where: str, limit: float = VALUE_LIMIT, low: float | None = None
+) -> float:
+    """Parse one plainly written decimal number within ±limit (from ``low`` instead, when
+    given); ``where`` names it in errors."""
     cleaned = text.strip()
     if not cleaned:
         raise AttentionInputError(f"{where} is empty: type a number")
@@ -42,9 +44,10 @@ def parse_number(text: str, where: str, limit: float = VALUE_LIMIT) -> float:
             f"{where} is not a number written with the digits 0-9: {echo(cleaned)}{hint}"
         )
     value = float(cleaned)
-    if not math.isfinite(value) or abs(value) > limit:
+    low = -limit if low is None else low
+    if not low <= value <= limit:  # False for NaN too
         raise AttentionInputError(
-            f"{where} must be between -{limit:g} and {limit:g}, not {cleaned[:ECHO_CHARS]}"
+            f"{where} must be between {low:g} and {limit:g}, not {cleaned[:ECHO_CHARS]}"
         )
     return value
 

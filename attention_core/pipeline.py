@@ -7,7 +7,6 @@ import torch
 from attention_core import steps
 from attention_core.config import AttentionConfig
 from attention_core.embeddings import Embeddings
-from attention_core.errors import AttentionInputError
 from attention_core.trace import AttentionTrace, Diagnostics
 from attention_core.weights import head_dim, make_projections
 
@@ -39,7 +38,7 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
     )  # (num_heads, num_tokens, num_tokens)
     divisor = steps.scale_divisor(config.scaling, head_dim(config, d_in))
     scaled_scores = steps.scale(scores, divisor)
-    allowed = _allowed(config, num_tokens)  # (num_tokens, num_tokens)
+    allowed = steps.allowed_mask(config.mask, num_tokens, config.padding, config.custom_mask)
     masked_scores = steps.mask_scores(scaled_scores, allowed, config.mask_strategy)
     normalised = steps.normalise(masked_scores, config.norm)
     # Softmax weights are zeroed and renormalised from their scores: no score can underflow them.
@@ -84,14 +83,6 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
         mean_weights=weights_after_dropout.mean(dim=0) if heads > 1 else weights_after_dropout[0],
         diagnostics=diagnose(scores, scaled_scores, allowed, weights, weights_after_dropout),
     )
-
-
-def _allowed(config: AttentionConfig, num_tokens: int) -> torch.Tensor:
-    if config.mask == "padding" and config.padding > num_tokens:
-        raise AttentionInputError(
-            f"padding must be at most the number of tokens ({num_tokens}), not {config.padding}"
-        )
-    return steps.allowed_mask(config.mask, num_tokens, config.padding, config.custom_mask)
 
 
 def _dropout_draw(config: AttentionConfig, shape: torch.Size) -> tuple[torch.Tensor, float]:

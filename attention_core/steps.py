@@ -11,7 +11,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from attention_core.errors import AttentionInputError
+from attention_core.errors import AttentionInputError, tensor_of
 
 
 def project(
@@ -81,7 +81,7 @@ def allowed_mask(
         keep_keys = torch.arange(num_tokens) < num_tokens - padding
         return ones & keep_keys
     if mask == "custom":
-        allowed = torch.tensor(custom, dtype=torch.bool)
+        allowed = tensor_of(custom, torch.bool, "the custom mask")
         if allowed.shape != (num_tokens, num_tokens):
             raise AttentionInputError(
                 f"the custom mask must be {num_tokens} x {num_tokens}, got {tuple(allowed.shape)}"
@@ -150,8 +150,8 @@ def mask_weights(
     Shapes:
         weights, scores: (num_heads, num_tokens, num_tokens); allowed: (num_tokens, num_tokens)
     """
-    if strategy not in ("zero_renorm", "zero_no_renorm"):
-        return weights
+    if strategy not in ("zero_renorm", "zero_no_renorm") or bool(allowed.all()):
+        return weights  # masked before normalising, or nothing to mask
     if strategy == "zero_renorm" and scores is not None:
         return zero_renormalise_softmax(scores, allowed)
     zeros = torch.zeros_like(weights)

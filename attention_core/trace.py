@@ -49,7 +49,7 @@ class AttentionTrace:
         context: (num_tokens, inner_dim), the heads' outputs side by side
         output: (num_tokens, inner_dim), context after the output projection (context @ W_out
             + b_out), or context itself without one
-        mean_weights: (num_tokens, num_tokens), weights averaged over heads
+        mean_weights: (num_tokens, num_tokens), weights after dropout averaged over heads
     """
 
     config: AttentionConfig

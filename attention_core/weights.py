@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import torch
 
 from attention_core.config import CUSTOM_WEIGHT_LIMIT, AttentionConfig
-from attention_core.errors import AttentionInputError
+from attention_core.errors import AttentionInputError, tensor_of
 
 
 @dataclass(frozen=True)
@@ -134,10 +134,7 @@ def _custom_matrices(
     assert config.custom_weights is not None
     matrices = []
     for name, rows in zip(("W_query", "W_key", "W_value"), config.custom_weights, strict=True):
-        try:
-            matrix = torch.tensor(rows, dtype=torch.float32)
-        except (TypeError, ValueError) as error:
-            raise AttentionInputError(f"{name} must be rows of numbers of equal length") from error
+        matrix = tensor_of(rows, torch.float32, name)
         if matrix.dim() != 2 or matrix.shape[0] != d_in:
             raise AttentionInputError(
                 f"{name} must have {d_in} rows (one per input dimension), "

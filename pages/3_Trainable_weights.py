@@ -20,9 +20,7 @@ source = controls.widget("weights_from", page.settings)
 trace = page.trace
 if source == "typed":
     typed = typed_weights(page, page.trace)
-    trace = page.run(
-        init="custom", custom_weights=typed, d_out=len(typed[0][0]), heads=1, heads_layout="split"
-    )
+    trace = page.run(init="custom", custom_weights=typed, heads=1, heads_layout="split")
     st.caption("With typed matrices the page shows one head; d_out is the grids' width.")
 else:
     st.header("The three matrices")

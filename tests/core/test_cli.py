@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from attention_core import AttentionConfig, preset_embeddings, run_attention
 from attention_core.cli import FLAGS
 from attention_core.params import PARAMS
 
@@ -133,7 +134,8 @@ def test_any_terminal_encoding_prints_without_a_traceback(encoding):
         (["--x", "1,１"], "row 1, column 2 is not a number written with the digits 0-9"),
         (["--x", "nan,1"], "is not a number"),
         (["--d_out", "3", "--heads", "2"], "3 is not divisible by 2"),
-        (["--dropout", "1"], "dropout must be between"),
+        (["--dropout", "1"], "dropout must be between 0 and 0.9, not 1"),
+        (["--dropout", "0.95"], "dropout must be between 0 and 0.9, not 0.95"),  # once "-0.9 and"
         (["--init", "nope"], "init must be one of"),
         (["--seed", "4294967296"], "seed must be between 0 and 4294967295"),
         (["--seed", "１２"], "seed must be a whole number written with the digits 0-9"),
@@ -150,6 +152,22 @@ def test_cli_bad_input_is_one_line_and_status_2(args, message):
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
     assert "\x1b" not in result.stderr
+
+
+def test_cli_explains_the_head_it_is_given():
+    # A review: --head was accepted and the explanation was always head 1's.
+    numbers = []
+    for head in ("1", "2"):
+        result = run_cli("--d_out", "4", "--heads", "2", "--query", "2", "--head", head)
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        start = lines.index(f"step by step for query 2 (journey), head {head}")
+        numbers.append(lines[start + 1 : start + 8])
+    assert numbers[0] != numbers[1]
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(d_out=4, heads=2))
+    for head, explained in enumerate(numbers):
+        shown = explained[-1].rsplit("= [", 1)[1].rstrip("]").split(", ")
+        assert shown == [f"{v:.4f}" for v in trace.head_context[head, 1].tolist()]
 
 
 def test_cli_reproduces_the_books_multi_head_attention_with_flags_only():

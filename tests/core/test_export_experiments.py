@@ -25,6 +25,10 @@ EXPORT_CONFIGS = [
     AttentionConfig(init="linear", qkv_bias=True, d_out=4, heads=2, out_proj="linear"),
     AttentionConfig(init="book", qkv_bias=True, heads=3, heads_layout="wrapper", out_proj="linear"),
     AttentionConfig(qkv_bias=True, mask="causal", mask_strategy="zero_renorm", out_proj="identity"),
+    # Nothing masked: renormalising unnormalised weights would change them (a review found
+    # the dashboard doing it while the script did not).
+    AttentionConfig(norm="none", mask_strategy="zero_renorm"),
+    AttentionConfig(norm="sum", mask="padding", padding=0, mask_strategy="zero_renorm"),
 ]
 
 

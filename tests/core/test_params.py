@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
-from attention_core.embeddings import display_labels, preset_embeddings
+from attention_core.embeddings import Embeddings, display_labels, preset_embeddings
 from attention_core.params import CONFIG_PARAMS, PARAMS
 from attention_core.parsing import check_label, format_matrix, parse_matrix, parse_number
 from attention_core.settings import default_settings, link_params, read_params
@@ -43,9 +43,30 @@ def test_wrapper_layout_does_not_need_divisibility():
     assert trace.head_dim == 3
 
 
+def test_typed_weights_bring_their_own_width_whatever_d_out_says():
+    # A review: three typed columns with three heads were refused because d_out (2, unused
+    # with typed weights) is not divisible by 3.
+    eye = tuple(tuple(float(i == j) for j in range(3)) for i in range(3))
+    config = AttentionConfig(init="custom", custom_weights=(eye, eye, eye), heads=3)
+    trace = run_attention(preset_embeddings("journey"), config)
+    assert trace.num_heads == 3 and trace.head_dim == 1
+    with pytest.raises(AttentionInputError, match="3 is not divisible by 2"):
+        run_attention(preset_embeddings("journey"), config.replace(heads=2))
+
+
 def test_identity_init_needs_d_in_divisible_by_heads():
     with pytest.raises(AttentionInputError, match="3 is not divisible by 2"):
         run_attention(preset_embeddings("journey"), AttentionConfig(init="identity", heads=2))
+
+
+def test_a_ragged_custom_mask_and_float64_embeddings_are_refused_in_words():
+    # A review: both reached torch and raised its own ValueError / RuntimeError.
+    ragged = ((True, False), (True,), (True, True))
+    with pytest.raises(AttentionInputError, match="rows of true/false of equal length"):
+        config = AttentionConfig(mask="custom", custom_mask=ragged)
+        run_attention(preset_embeddings("nugues"), config)
+    with pytest.raises(AttentionInputError, match="must be float32"):
+        Embeddings(("a", "b"), torch.ones(2, 3, dtype=torch.float64))
 
 
 def test_padding_larger_than_tokens_is_rejected():

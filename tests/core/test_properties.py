@@ -102,6 +102,28 @@ def test_neg_inf_strategy_equals_zero_and_renormalise(inputs, config, data):
         assert torch.equal(neg_inf.output[row], bias)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    embeddings(),
+    configs,
+    st.sampled_from(["softmax", "naive_softmax", "sum", "none"]),
+    st.sampled_from(["none", "padding", "custom"]),
+    st.sampled_from(["zero_renorm", "zero_no_renorm", "zero_scores"]),
+)
+def test_with_nothing_masked_every_strategy_leaves_the_weights_alone(
+    inputs, config, norm, mask, strategy
+):
+    """No mask, padding 0 or an all-True grid: no strategy may change a weight (zero and
+    renormalise once divided unnormalised weights by their row sums with nothing masked)."""
+    n = inputs.num_tokens
+    everyone = tuple((True,) * n for _ in range(n))
+    config = config.replace(norm=norm, mask=mask, padding=0, custom_mask=everyone)
+    plain = run_attention(inputs, config)
+    other = run_attention(inputs, config.replace(mask_strategy=strategy))
+    for mine, theirs in ((plain.weights, other.weights), (plain.output, other.output)):
+        torch.testing.assert_close(mine, theirs, rtol=0, atol=0, equal_nan=True)
+
+
 @settings(max_examples=30, deadline=None)
 @given(embeddings(), configs, st.floats(0.0, 0.9), st.integers(0, 2**32 - 1))
 def test_same_config_gives_bit_identical_trace(inputs, config, p, dropout_seed):

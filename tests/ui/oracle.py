@@ -268,10 +268,7 @@ def simplified_page(shown: Shown) -> None:
 def trainable_page(shown: Shown) -> None:
     if shown.settings["weights_from"] == "typed":
         typed = tuple(shown.settings[name] for name in ("wq", "wk", "wv"))
-        trace = shown.run(
-            init="custom", custom_weights=typed, d_out=len(typed[0][0]), heads=1,
-            heads_layout="split",
-        )  # fmt: skip
+        trace = shown.run(init="custom", custom_weights=typed, heads=1, heads_layout="split")
     else:
         trace = shown.run()
         shown.heatmap("W_query", trace.W_query, labels=False)

@@ -316,6 +316,17 @@ def test_a_row_without_weight_is_said_to_have_none_not_to_attend_to_everyone(cas
     assert "attends most" not in stage[0]
 
 
+def test_typed_weights_as_wide_as_ten_dimensional_embeddings_run_with_their_width():
+    # A review: with identity projections and 10 input dimensions the grids start 10 wide; the
+    # page passed their width as d_out, which is at most 8, and fell back to the sidebar.
+    rows = ";".join(",".join(str((i + j) % 3) for j in range(10)) for i in range(3))
+    at = open_page("3_Trainable_weights", {"init": "identity", "x": rows, "tokens": "a,b,c"})
+    at.radio(key="weights_from").set_value("typed").run()
+    assert_clean(at)
+    settings = check_numbers(at)
+    assert [len(settings[name][0]) for name in ("wq", "wk", "wv")] == [10, 10, 10]
+
+
 def test_typed_weights_start_from_the_first_head_when_the_heads_are_wider_than_a_grid_may_be():
     # 6 heads of 2 side by side make 12 columns, more than d_out's limit: the grids used to
     # start 12 wide and the page said "d_out must be between 1 and 8, not 12" (found by
