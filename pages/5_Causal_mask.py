@@ -7,7 +7,7 @@ import streamlit as st
 
 from attention_core.lessons import max_difference, no_peeking
 from attention_core.masks import judge_mask
-from attention_core.params import MASK_STRATEGIES
+from attention_core.params import MASK_STRATEGIES, PARAMS
 from ui import charts, controls, grids, safe, state, tables, views
 from ui import page as run_order
 
@@ -55,10 +55,20 @@ for holder, trace in zip(holders, causal.values(), strict=True):
                 icon=":material/cancel:",
             )
 same = max_difference(causal["neg_inf"].weights, causal["zero_renorm"].weights)
-st.caption(
-    f"−∞ before softmax and zero-then-renormalise give the same weights (largest difference "
-    f"{views.difference(same)}): a softmax over the allowed keys is the renormalised softmax."
-)
+if same <= 1e-5:
+    st.caption(
+        f"−∞ before softmax and zero-then-renormalise give the same weights (largest "
+        f"difference {views.difference(same)}): a softmax over the allowed keys is the "
+        "renormalised softmax."
+    )
+else:  # only without a normalisation ("Scores → weights: none")
+    st.caption(
+        f"Here the two correct strategies differ (largest difference {views.difference(same)}): "
+        f"“{PARAMS['norm'].label}” is “{PARAMS['norm'].choice_label(page.config.norm)}”, "
+        "so nothing makes a "
+        "row sum to 1 and renormalising changes the weights. With softmax or the row sum they "
+        "agree."
+    )
 
 pick = controls.widget("inspect", page.settings)
 chosen = causal[pick]
@@ -84,9 +94,11 @@ views.show_heatmap(
 if pick == "zero_scores" and not page.present:
     st.markdown(
         "Multiplying the scores by the 0/1 mask turns hidden scores into **0**, not −∞, and "
-        "e⁰ = 1: the future still gets weight. With normalisation by the row sum, as in seed "
-        "002, rows can even hold negative weights (try *More settings → Scores → weights → "
-        "divide by the row sum* in the sidebar)."
+        "e⁰ = 1: after softmax the future still gets weight. Seed 002 divides by the row sum "
+        "instead: a hidden 0 then weighs 0, but negative scores give negative weights and a "
+        "row whose scores nearly cancel explodes (it prints −12.66). Try it in the sidebar: "
+        "*More settings*, “Scores → weights”, “divide by the row sum”, with the random "
+        "normal example (“I live in Montreal”), whose scores have both signs."
     )
 
 st.header("No peeking")

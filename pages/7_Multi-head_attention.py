@@ -4,6 +4,7 @@ import streamlit as st
 
 from attention_core import run_attention
 from attention_core.lessons import several_heads
+from attention_core.params import PARAMS
 from attention_core.reference import MATCH_TOLERANCE, check_against_torch
 from ui import charts, tables, views
 from ui import page as run_order
@@ -28,8 +29,9 @@ if page.config.heads == 1 and trace.num_heads > 1:
     )
 elif trace.num_heads == 1:
     st.info(
-        "Without projections the heads must divide the embedding width, and this matrix has "
-        "only one number per token: one head is all there is.",
+        f"Without projections the heads must divide the embedding width, and no number of "
+        f"heads from 2 to 8 divides this matrix's {trace.inputs.shape[1]} numbers per token: "
+        "one head is all there is.",
         icon=":material/info:",
     )
 labels = page.labels
@@ -72,7 +74,10 @@ if trace.W_out is not None:
         "hm_output",
     )
 else:
-    st.caption("No output projection in this layout: the output is the heads side by side.")
+    st.caption(
+        f"No output projection (“{PARAMS['out_proj'].label}” is none under More settings): "
+        "the output is the heads side by side."
+    )
 views.show_heatmap(
     page,
     charts.Heatmap(

@@ -20,15 +20,17 @@ MISTAKES = {
     ),
     "hardcoded_dropout": (
         "A dropout rate hard-coded instead of the argument",
-        "Seeds 000 and 002 build nn.Dropout(0.5) (or 0.3) inside the module whatever dropout rate "
-        "is passed to it, so asking for dropout 0 still drops half the weights in training. "
-        "Use the argument.",
+        "Seed 000's attention modules take a dropout argument and ignore it, building "
+        "nn.Dropout(p=0.5); seed 002's module builds nn.Dropout(0.3) and takes no rate at all. "
+        "Either way, asking for dropout 0 still drops weights in training. Take the rate as an "
+        "argument and use it.",
     ),
     "multiply_mask": (
         "Masking by multiplying the scores before softmax",
-        "Seed 002 multiplies the scores by the 0/1 causal mask. A hidden score becomes 0, not "
-        "−∞, and e⁰ = 1, so future tokens keep weight. Fill hidden scores with −∞ (or zero the "
-        "weights after softmax and renormalise).",
+        "Seed 002 multiplies the scores by the 0/1 causal mask, so a hidden score becomes 0, "
+        "not −∞. With softmax after it, as here, e⁰ = 1 and future tokens keep weight (seed "
+        "002 divides by the row sum instead: see the next mistake). Fill hidden scores with −∞ "
+        "(or zero the weights after softmax and renormalise).",
     ),
     "sum_normalise": (
         "Normalising by the sum instead of softmax",

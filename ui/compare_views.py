@@ -66,7 +66,11 @@ def _change_text(name: str, first: str, second: str) -> str:
         return "the embedding matrix (edited)"
     if name == "tokens":
         return f"the tokens: {safe.md(first, 60)} → {safe.md(second, 60)}"
-    return f"{PARAMS[name].label}: {safe.md(first, 30)} → {safe.md(second, 30)}"
+    param = PARAMS[name]  # a choice in the sidebar's words ("÷ √d_k", not "sqrt_d")
+    return (
+        f"{param.label}: {safe.md(param.choice_label(first), 40)} → "
+        f"{safe.md(param.choice_label(second), 40)}"
+    )
 
 
 def show_changes(pinned: Settings, page: Page) -> None:

@@ -62,8 +62,7 @@ PAGES = (
         "1 · Embeddings",
         ":material/scatter_plot:",
         "📍",
-        "the matrix and the focused token",
-        "the weights, scaling, mask and dropout (no attention yet)",
+        "the matrix and the focused token; only the dashed context vector uses the other settings",
     ),
     PageInfo(
         "pages/2_Simplified_attention.py",
@@ -108,7 +107,8 @@ PAGES = (
         "7 · Multi-head attention",
         ":material/view_column:",
         "🧩",
-        "every setting in the sidebar, heads included",
+        "every setting in the sidebar but dropout, heads included",
+        "the sidebar's dropout (the heads are shown without it)",
     ),
     PageInfo(
         "pages/8_Common_mistakes.py",

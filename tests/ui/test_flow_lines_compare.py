@@ -447,6 +447,17 @@ def test_compare_pins_a_then_shows_b_minus_a_from_the_core():
     assert "d_out" in text and "`2` → `3`" in text
 
 
+def test_what_b_changed_is_said_in_the_sidebars_words():
+    # A review: "From A to B" printed the link's codes (sqrt_d, book) instead of the words
+    # the learner chose in the sidebar.
+    app = open_page(COMPARE)
+    app.button(key="pin_a").click().run()
+    app.sidebar.radio(key="scaling").set_value("d").run()
+    text = " ".join(m.value for m in app.get("markdown"))
+    assert "Scale the scores: `÷ √d_k` → `÷ d_k`" in text, text
+    assert "sqrt_d" not in text
+
+
 def test_a_bad_pin_is_named_and_dropped_from_the_link():
     app = open_page(COMPARE, pin="d_out=99&seed=7")
     assert any("d_out must be between 1 and 8" in w.value for w in app.warning)

@@ -336,3 +336,36 @@ def test_typed_weights_start_from_the_first_head_when_the_heads_are_wider_than_a
     assert_clean(at)
     settings = check_numbers(at)
     assert [len(settings[name][0]) for name in ("wq", "wk", "wv")] == [2, 2, 2]
+
+
+def _page_text(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    return " ".join(parts + [i.value for i in at.info])
+
+
+def test_lesson_prose_states_what_the_numbers_show():
+    # A review of the lessons as a teacher found prose contradicting the page's numbers.
+    at = open_page("5_Causal_mask", {"norm": "none"})  # no normalisation: the two disagree
+    assert_clean(at)
+    text = _page_text(at)
+    assert "give the same weights" not in text
+    assert "the two correct strategies differ" in text and "With softmax or the row sum" in text
+    at = open_page("5_Causal_mask")
+    assert "give the same weights (largest difference" in _page_text(at)
+
+    rows = ";".join(",".join("1" if i == j else "0" for j in range(11)) for i in range(2))
+    at = open_page("7_Multi-head_attention", {"init": "identity", "x": rows, "tokens": "a,b"})
+    assert_clean(at)
+    text = _page_text(at)
+    assert "divides this matrix's 11 numbers per token" in text
+    assert "only one number per token" not in text
+    at = open_page("7_Multi-head_attention", {"heads": "2", "d_out": "4"})
+    assert "No output projection (“Output projection” is none" in _page_text(at)
+
+    at = open_page("8_Common_mistakes")
+    for key in ("mistake_hardcoded_dropout", "mistake_multiply_mask"):
+        at.session_state[key] = True  # open the two sections (their text only; no widget)
+    at.run()
+    text = _page_text(at)
+    assert "seed 002's module builds nn.Dropout(0.3) and takes no rate at all" in text
+    assert "With softmax after it, as here, e⁰ = 1" in text
