@@ -104,14 +104,19 @@ class WeightComparison:
 
 
 def compare_weights(
-    first: AttentionTrace, second: AttentionTrace, head: int | None = None, count: int = 5
+    first: AttentionTrace,
+    second: AttentionTrace,
+    head: int | None = None,
+    count: int = 5,
+    no_change: float = NO_CHANGE,
 ) -> WeightComparison:
     """B − A of the weights after dropout, and the ``count`` largest changes of head ``head``.
 
     Args:
         first, second: the runs of A and B, on the same number of tokens.
         head: the head whose changes are listed (0-based); None lists every head's.
-        count: how many changes to list, largest |B − A| first; smaller than 5e-5 is no change.
+        count: how many changes to list, largest |B − A| first.
+        no_change: a smaller |B − A| is no change (half of the last printed decimal).
 
     Raises:
         AttentionInputError: when A and B have different numbers of tokens.
@@ -132,7 +137,7 @@ def compare_weights(
     for h in listed:
         for i, row in enumerate(difference[h].tolist()):
             for j, value in enumerate(row):
-                if math.isfinite(value) and abs(value) >= NO_CHANGE:
+                if math.isfinite(value) and abs(value) >= no_change:
                     old, new = float(before[h, i, j]), float(after[h, i, j])
                     candidates.append(WeightChange(None if averaged else h, i, j, old, new))
     candidates.sort(key=lambda c: (-abs(c.change), c.query, c.key))

@@ -140,7 +140,11 @@ def show_compare(page: Page, pinned: Settings) -> None:
             icon=":material/info:",
         )
         return
-    comparison = page.call(compare_weights, first, second, head=head, count=SHOWN_CHANGES)
+    # A change that rounds to 0 at the decimals shown is no change.
+    unseen = 0.5 * 10.0 ** -int(page.settings["decimals"])
+    comparison = page.call(
+        compare_weights, first, second, head=head, count=SHOWN_CHANGES, no_change=unseen
+    )
     if comparison is None:
         return
     labels = page.labels
@@ -169,7 +173,9 @@ def show_compare(page: Page, pinned: Settings) -> None:
         if sentences:
             st.markdown("**The largest changes**\n\n" + "\n".join(f"- {s}" for s in sentences))
         else:
-            st.markdown("**No weight changed** (by 0.00005 or more).")
+            st.markdown(
+                f"**No weight changed** at the {int(page.settings['decimals'])} decimals shown."
+            )
         show_context(page, first, second)
 
 

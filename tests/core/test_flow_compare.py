@@ -104,6 +104,13 @@ def test_nothing_changed_lists_no_change():
     comparison = compare_weights(trace, trace)
     assert comparison.largest == () and comparison.max_change == 0.0
     assert NO_CHANGE < 1e-4
+    first, second = default_settings(), read_params({"dropout": ["0.1"]})[0]
+    changed = compare_weights(_run(first), _run(second), head=0, count=36)
+    smallest = min(abs(c.change) for c in changed.largest)
+    # at fewer decimals the smallest changes round to 0 and are no longer listed
+    coarse = compare_weights(_run(first), _run(second), head=0, count=36, no_change=smallest * 2)
+    assert 0 < len(coarse.largest) < len(changed.largest)
+    assert all(abs(c.change) >= smallest * 2 for c in coarse.largest)
 
 
 def test_different_head_counts_compare_the_head_averaged_weights():

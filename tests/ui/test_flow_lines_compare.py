@@ -458,6 +458,24 @@ def test_what_b_changed_is_said_in_the_sidebars_words():
     assert "sqrt_d" not in text
 
 
+def test_a_change_too_small_to_print_is_no_change_at_the_decimals_shown():
+    # B moves one number of the matrix by 0.005: at 4 decimals weights change, at 2 none does
+    # (the page once listed changes that printed as 0.00, and said "by 0.00005" at any decimals).
+    x = "0.43,0.15,0.89;0.55,0.87,0.66;0.57,0.85,0.64;0.22,0.58,0.33;0.77,0.25,0.1;0.05,0.8,0.555"
+    first, second = trace_of(settings_of()), trace_of(settings_of(x=x))
+    for decimals in ("2", "4"):
+        app = open_page(COMPARE, pin="preset=journey", x=x, decimals=decimals)
+        assert not app.exception
+        text = app.container(key="compare_changes").markdown[0].value
+        unseen = 0.5 * 10.0 ** -int(decimals)
+        listed = compare_weights(first, second, head=0, count=5, no_change=unseen).largest
+        if decimals == "2":
+            assert listed == () and text == "**No weight changed** at the 2 decimals shown.", text
+        else:
+            assert text.startswith("**The largest changes**"), text
+            assert text.count("now attends") == len(listed) == 5
+
+
 def test_a_bad_pin_is_named_and_dropped_from_the_link():
     app = open_page(COMPARE, pin="d_out=99&seed=7")
     assert any("d_out must be between 1 and 8" in w.value for w in app.warning)
