@@ -141,10 +141,10 @@ class MistakeRun:
         return float((self.wrong_output - self.right_output).abs().max())
 
 
-def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[MistakeRun]:
-    """Each seed mistake on the learner's data and config, beside its correct version."""
-    # Each mistake is about one head's attention: the comparison runs with one head.
-    base = config.replace(
+def mistakes_baseline(config: AttentionConfig) -> AttentionConfig:
+    """The correct version every mistake is set beside: √d_k, softmax, −∞ masking, no
+    dropout, and one head (each mistake is about one head's attention)."""
+    return config.replace(
         scaling="sqrt_d",
         norm="softmax",
         mask_strategy="neg_inf",
@@ -152,6 +152,11 @@ def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[Mis
         heads=1,
         heads_layout="split",
     )
+
+
+def common_mistakes(embeddings: Embeddings, config: AttentionConfig) -> list[MistakeRun]:
+    """Each seed mistake on the learner's data and config, beside its correct version."""
+    base = mistakes_baseline(config)
     right = run_attention(embeddings, base)
     runs = []
     for key, divisor in (

@@ -35,6 +35,7 @@ views.show_header(
     f"build a new, context-aware vector for {focus}, score every token by its dot product "
     f"with {focus}, turn the scores into weights that sum to 1, and add up the embeddings "
     "with those weights. (Choose the focused token in the sidebar.)",
+    result=simple,
 )
 
 st.header(f"1. Scores: each token against token {query + 1}")

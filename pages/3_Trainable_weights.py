@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attention_core.book import book_parity
-from ui import controls, formulas, tables, views
+from ui import controls, formulas, sentences, tables, views
 from ui import page as run_order
 from ui.weights_editor import typed_weights
 
@@ -15,6 +15,7 @@ views.show_header(
     "project every embedding x into a **query** q = x·W_query (what this token looks for), a "
     "**key** k = x·W_key (what it offers to be found by) and a **value** v = x·W_value (what "
     "it passes on). Scores compare queries with keys; context vectors mix values.",
+    announce=False,  # stated below, from the matrices the page uses
 )
 source = controls.widget("weights_from", page.settings)
 trace = page.trace
@@ -52,6 +53,7 @@ head = views.head_choice(page) if trace.num_heads > 1 else 0  # typed weights: o
 for key in range(trace.num_tokens):
     st.latex(formulas.score_latex(page, trace, query, key, head))
 views.show_focus(page, trace, head)
+sentences.announce(page, trace, head)
 
 st.header("For every token at once")
 views.show_side_by_side(

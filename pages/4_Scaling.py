@@ -16,6 +16,7 @@ views.show_header(
     "weight near 1, the others near 0, and tiny gradients. Dividing by d_k overcorrects and "
     "flattens every row towards uniform. Dividing by √d_k keeps the scores' spread about the "
     "same whatever d_k is.",
+    result=traces["sqrt_d"],
 )
 
 st.header("On your data")

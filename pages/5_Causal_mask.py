@@ -28,6 +28,7 @@ views.show_header(
     "So token i may attend only to tokens 1…i: every weight above the diagonal must be "
     "exactly 0, and each row must still sum to 1. There are right and wrong ways to get "
     "there; the seeds show both.",
+    result=causal["neg_inf"],
 )
 
 st.header("Four strategies on the same scores")

@@ -20,6 +20,7 @@ views.show_header(
     "each can attend to different tokens. Switch the layout under *More settings* in the "
     "sidebar: one wide projection cut into heads (the book's MultiHeadAttention), or "
     "independent heads put side by side (the book's MultiHeadAttentionWrapper).",
+    result=trace,
 )
 if page.config.heads == 1 and trace.num_heads > 1:
     st.info(

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from attention_core.lessons import common_mistakes
+from attention_core import run_attention
+from attention_core.lessons import common_mistakes, mistakes_baseline
 from ui import charts, views
 from ui import page as run_order
 
@@ -55,6 +56,7 @@ views.show_header(
     "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
     "runs here on your matrix and settings (with one head), beside the correct version, with "
     "the difference in the third heatmap: blue and orange cells are where they disagree.",
+    result=page.call(run_attention, page.embeddings, mistakes_baseline(page.config)),
 )
 for index, run in enumerate(runs):
     title, explanation = MISTAKES[run.key]

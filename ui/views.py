@@ -22,16 +22,29 @@ SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
 CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pixels)
 
 
-def show_header(page: Page, title: str, intro: str = "") -> None:
-    """Title, what the page takes from the sidebar, the run's notices, and the introduction."""
+def show_header(
+    page: Page,
+    title: str,
+    intro: str = "",
+    result: AttentionTrace | None = None,
+    announce: bool = True,
+) -> None:
+    """Title, what the page takes from the sidebar, the run's notices, and the introduction.
+
+    The hidden live region states the focused query's result in ``result``: the run the page
+    shows (the sidebar's by default). A page that knows its run only later passes
+    ``announce=False`` and calls :func:`sentences.announce` itself.
+    """
     st.title(title)
     uses = f"Uses {page.info.uses}."
     if page.info.ignores:
         uses += f" Ignores {page.info.ignores}."
     st.caption(uses)
     show_notices(page)
-    if page.info.key not in ("9_Word_vectors", "10_Real_sentences"):
-        sentences.announce(page, page.trace, max(int(page.settings["head"]) - 1, 0))
+    if announce and page.info.key not in ("9_Word_vectors", "10_Real_sentences"):
+        shown = result or page.trace
+        head = min(max(int(page.settings["head"]) - 1, 0), shown.num_heads - 1)
+        sentences.announce(page, shown, head)
     if intro and not page.present:
         st.markdown(intro)
 

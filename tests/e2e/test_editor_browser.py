@@ -335,3 +335,36 @@ def test_real_words_are_split_as_page_9_splits_them(server, page, browser):
         assert screen.summary_text(other) == screen.summary_text(page)
     finally:
         fresh.close()
+
+
+def _live_region(page) -> str:
+    return page.locator('[role="status"][aria-live="polite"]').first.inner_text().strip()
+
+
+def test_the_hidden_sentence_states_the_typed_weights_result_edit_after_edit(server, page):
+    """Found in Chromium: a screen reader heard the sidebar's result (0.2264) while page 3
+    showed the typed matrices' (0.2784). Typed by me, a W_query cell, then the d_out slider
+    (which typed weights ignore): the live region says what the page shows each time."""
+    screen.open_page(page, expected.link(server, "Trainable_weights"))
+    assert _live_region(page) == screen.summary_text(page)
+    learner.click_radio(page, "weights_from", "typed by me")
+    screen.wait_for(page, screen.share_link, lambda link: "weights_from=typed" in link)
+    screen.wait_ready(page)
+    for step in ("cell", "slider"):
+        before = screen.summary_text(page)
+        if step == "cell":
+            learner.type_in_cell(page, 0, 0, "2.5", left=15)
+            screen.after_change(page, screen.summary_text, before)
+        else:
+            learner.press_slider(page, "d_out")
+            screen.wait_for(page, screen.share_link, lambda link: "d_out=3" in link)
+            screen.wait_ready(page)
+            assert screen.summary_text(page) == before  # typed weights bring their own width
+        settings = expected.settings_of(screen.share_link(page))
+        typed = tuple(settings[name] for name in ("wq", "wk", "wv"))
+        trace = expected.trace_of(
+            settings, init="custom", custom_weights=typed, heads=1, heads_layout="split"
+        )
+        shown = screen.summary_text(page)
+        assert shown == expected.summary(settings, trace)
+        assert screen.wait_for(page, _live_region, shown.__eq__) == shown

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from attention_core import run_attention
+from attention_core.lessons import mistakes_baseline
 from attention_core.params import PARAMS
+from attention_core.settings import read_params
 from tests.ui.apptest import (
     HOME,
     PAGES,
@@ -24,6 +27,7 @@ from tests.ui.apptest import (
     widgets,
 )
 from tests.ui.oracle import check_numbers
+from tests.ui.oracle import summary as oracle_summary
 
 # Every shared value away from its default, all valid together (5 tokens, 3 numbers each).
 SHARED = {
@@ -369,3 +373,48 @@ def test_lesson_prose_states_what_the_numbers_show():
     text = _page_text(at)
     assert "seed 002's module builds nn.Dropout(0.3) and takes no rate at all" in text
     assert "With softmax after it, as here, e⁰ = 1" in text
+
+
+def _identity_simple(config):
+    return config.replace(
+        init="identity", scaling="none", norm="softmax", mask="none", dropout=0.0, heads=1,
+        heads_layout="split", out_proj="none",
+    )  # fmt: skip
+
+
+ANNOUNCED = {  # page, link, the run whose result the hidden live region must state
+    "2_Simplified_attention": ({"dropout": "0.5"}, _identity_simple),
+    "4_Scaling": ({"scaling": "none", "dropout": "0.5"}, lambda c: c.replace(scaling="sqrt_d",
+                                                                            dropout=0.0)),
+    "5_Causal_mask": ({"dropout": "0.5"}, lambda c: c.replace(mask="causal", dropout=0.0)),
+    "7_Multi-head_attention": (
+        {"d_out": "4", "heads": "2", "dropout": "0.5"}, lambda c: c.replace(dropout=0.0)
+    ),
+    "8_Common_mistakes": ({"scaling": "d", "norm": "sum"}, mistakes_baseline),
+    "3_Trainable_weights": (
+        {"weights_from": "typed", "wq": "1,0;0,1;1,1", "wk": "1,0;0,1;1,1", "wv": "1,0;0,1;1,1"},
+        lambda c: c.replace(
+            init="custom", heads=1, custom_weights=((((1, 0), (0, 1), (1, 1)),) * 3)
+        ),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(ANNOUNCED))
+def test_the_live_region_states_the_result_of_the_run_the_page_shows(key):
+    # Found in Chromium: the hidden sentence a screen reader hears was always the sidebar's
+    # run, also where the page shows its own (typed weights, no dropout, a causal mask...).
+    link, shown_run = ANNOUNCED[key]
+    at = open_page(key, link)
+    assert_clean(at)
+    settings, _ = read_params({k: [v] for k, v in link.items()})
+    trace = run_attention(settings.embeddings(), shown_run(settings.config()))
+    said = oracle_summary(trace, settings.query_index, 0, int(settings["decimals"]), str)
+    live = [h.proto.body for h in at.get("html") if 'role="status"' in h.proto.body]
+    assert live == [f'<div class="sr-only" role="status" aria-live="polite" '
+                    f'aria-atomic="true">{said}</div>'], (live, said)  # fmt: skip
+    sidebar = oracle_summary(
+        run_attention(settings.embeddings(), settings.config()),
+        settings.query_index, 0, int(settings["decimals"]), str,
+    )  # fmt: skip
+    assert said != sidebar  # each link makes the page's run differ from the sidebar's
