@@ -54,6 +54,7 @@ class Param:
     page: str = ""
     only_when: tuple[str, str] | None = None
     dashboard_only: bool = False
+    unset: str = "none"  # what a missing value (default None) means, in a notice's "using …"
 
     def choice_label(self, choice: Any) -> str:
         """The learner's words for one choice (the choice itself if it has none)."""

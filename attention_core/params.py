@@ -506,13 +506,14 @@ _LESSON_ROWS = (
             name,
             "matrix",
             None,
-            name,
+            f"typed {matrix}",
             "A typed projection matrix: one row per input number, one column per output.",
             "lesson",
             high=MAX_DIMS,
             page="3_Trainable_weights",
+            unset=f"the sidebar's {matrix}",
         )
-        for name in ("wq", "wk", "wv")
+        for name, matrix in (("wq", "W_query"), ("wk", "W_key"), ("wv", "W_value"))
     ),
     Param(
         "my_mask",
@@ -523,6 +524,7 @@ _LESSON_ROWS = (
         "lesson",
         high=MAX_TOKENS,
         page="5_Causal_mask",
+        unset="the starting grid (causal, the first row hidden)",
     ),
     Param(
         "sentence",
@@ -633,6 +635,7 @@ _LESSON_ROWS = (
         "lesson",
         high=8000,  # 12 × 16 numbers and 12 labels of 20 four-byte characters, URL-encoded
         page="0_Compare",
+        unset="nothing pinned",
     ),
     Param(
         "samples",

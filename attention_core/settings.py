@@ -161,7 +161,7 @@ def read_params(
 
 
 def _used(param: Param, value: Any) -> str:
-    return "none" if value is None else param.to_text(value)
+    return param.unset if value is None else param.to_text(value)
 
 
 def _read_matrix(

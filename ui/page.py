@@ -192,8 +192,12 @@ def _notice_text(notice: Notice) -> str:
     """A notice as safe Markdown, naming the setting in the learner's words."""
     param = PARAMS.get(notice.param)
     problem = notice.problem
-    if param is not None and problem.startswith(f"{param.name}: "):
-        problem = problem[len(param.name) + 2 :]
+    for prefix in (f"{param.name}: ", f"{param.label}: ") if param is not None else ():
+        problem = problem.removeprefix(prefix)  # the label says it already
     label = f"**{param.label}**" if param is not None else "**Link**"
-    used = f" Using {safe.md(notice.used, 60)}." if notice.used else ""
+    used = safe.md(notice.used, 60) if notice.used else ""
+    if param is not None and notice.used == param.unset:
+        used = param.unset  # the table's own words, not an echo of the link
+    if used:  # one full stop, also after a shortened "…"
+        used = f" Using {used}" + ("" if used.rstrip("`").endswith("…") else ".")
     return f"{label}: {safe.md(problem, 200)}.{used}"

@@ -52,11 +52,33 @@ def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, 
     return result[0], result[1], result[2]
 
 
+def _misfit(linked: list[Matrix | None], d_in: int) -> str | None:
+    """Why the typed matrices cannot be used as they are, or None when they fit."""
+    for (_, name), matrix in zip(NAMES, linked, strict=True):
+        if not matrix:
+            return f"{name} is missing"
+        if len(matrix) != d_in:
+            return (
+                f"{name} has {len(matrix)} row{'s' * (len(matrix) != 1)}, and each embedding "
+                f"has {d_in} number{'s' * (d_in != 1)}"
+            )
+    widths = [len(m[0]) for m in linked if m]
+    if len(set(widths)) > 1:
+        return f"their widths differ ({', '.join(str(w) for w in widths)} columns)"
+    return None
+
+
 def _starting_matrices(page: Page, sidebar: AttentionTrace, d_in: int) -> list[Matrix]:
     linked = [page.settings[short] for short, _ in NAMES]
-    widths = {len(m[0]) for m in linked if m}
-    if all(linked) and all(len(m) == d_in for m in linked) and len(widths) == 1:
+    why = _misfit(linked, d_in)
+    if why is None:
         return linked
+    if any(linked):  # say why the typed matrices are not used, never drop them silently
+        st.info(
+            f"The typed matrices do not fit: {why}. The grids start from the sidebar's "
+            "W_query, W_key and W_value.",
+            icon=":material/info:",
+        )
     # Heads side by side ("wrapper") can be wider than one typed matrix may be (6 heads of 2
     # make 12 columns); the page shows one head, so it starts from the first head's columns.
     _, high = PARAMS["d_out"].limits(page.embeddings.num_tokens)

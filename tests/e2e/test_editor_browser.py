@@ -368,3 +368,27 @@ def test_the_hidden_sentence_states_the_typed_weights_result_edit_after_edit(ser
         shown = screen.summary_text(page)
         assert shown == expected.summary(settings, trace)
         assert screen.wait_for(page, _live_region, shown.__eq__) == shown
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ({"wq": "1,2;3,4"}, "W_query has 2 rows, and each embedding has 3 numbers"),
+        (
+            {"wq": "1,0;0,1;1,1", "wk": "1,0,0;0,1,0;0,0,1", "wv": "1,0;0,1;1,1"},
+            "their widths differ (2, 3, 2 columns)",
+        ),
+    ],
+)
+def test_typed_matrices_that_do_not_fit_are_named_not_dropped_silently(server, page, typed, why):
+    """Found in Chromium: a link's typed matrices of the wrong shape were replaced by the
+    sidebar's without a word. The page says why; the grids and the copied link then hold the
+    sidebar's matrices, and the numbers are the core's on them."""
+    link = expected.link(server, "Trainable_weights", weights_from="typed", **typed)
+    screen.open_page(page, link)
+    said = screen.wait_for(page, screen.alerts, lambda alerts: any(why in a for a in alerts))
+    assert any(f"The typed matrices do not fit: {why}." in a for a in said), said
+    settings = expected.settings_of(screen.share_link(page))
+    sidebar = expected.trace_of(settings)  # the sidebar's run: its W_query
+    assert settings["wq"] == tuple(tuple(round(v, 6) for v in r) for r in sidebar.W_query.tolist())
+    _typed_weights_on_screen(page, settings)

@@ -418,3 +418,31 @@ def test_the_live_region_states_the_result_of_the_run_the_page_shows(key):
         settings.query_index, 0, int(settings["decimals"]), str,
     )  # fmt: skip
     assert said != sidebar  # each link makes the page's run differ from the sidebar's
+
+
+NOTICE_WORDS = {  # link -> the notice, whole, as the page writes it
+    "tokens": (
+        {"tokens": "[link](http://evil.com),b,c,d,e,f"},
+        "**token labels**: `token 1 has 23 characters; at most 20`. "
+        "Using `Your, journey, starts, with, …`",
+    ),
+    "wk": (
+        {"weights_from": "typed", "wk": "abc"},
+        "**typed W_key**: `row 1, column 1 is not a number written with the digits 0-9: "
+        "'abc'`. Using the sidebar's W_key.",
+    ),
+    "d_out": (
+        {"d_out": "99"},
+        "**d_out: width of queries, keys and values**: `d_out must be between 1 and 8, not 99`. "
+        "Using `2`.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOTICE_WORDS))
+def test_a_link_notice_names_the_setting_once_and_says_what_is_used(case):
+    # Found in Chromium: "token labels: token labels: …", a full stop after "…", and
+    # "wk: … Using none" where the sidebar's W_key is used.
+    link, words = NOTICE_WORDS[case]
+    at = open_page("3_Trainable_weights", link)
+    assert words in notices(at), notices(at)
