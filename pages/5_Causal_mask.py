@@ -75,7 +75,11 @@ pick = controls.widget("inspect", page.settings)
 chosen = causal[pick]
 verdict = judge_mask(chosen)
 metrics = st.columns(3)
-metrics[0].metric("largest weight above the diagonal", page.number(verdict.leaked))
+metrics[0].metric(
+    "largest future weight",  # fits its third of the page in presentation mode
+    page.number(verdict.leaked),
+    help="The largest weight above the diagonal: a query's weight on a token after it.",
+)
 metrics[1].metric("worst row-sum error", page.number(verdict.worst_row_sum_error))
 metrics[2].metric("negative weights", "yes" if verdict.negative else "no")
 inspected = views.scores_heatmap(page, chosen)

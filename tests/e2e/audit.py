@@ -70,6 +70,14 @@ WIDE_TABLES_JS = """
 }).map((t) => t.rows[0].innerText.replace(/\\s+/g, ' ').slice(0, 60))
 """
 
+# Every metric label cut short with "…" (Streamlit ellipsises a label wider than its column).
+CUT_LABELS_JS = """
+() => [...document.querySelectorAll('[data-testid="stMetricLabel"] *')]
+  .filter((e) => getComputedStyle(e).textOverflow === 'ellipsis'
+    && e.scrollWidth > e.clientWidth + 1)
+  .map((e) => e.innerText.slice(0, 60))
+"""
+
 
 @dataclass
 class Visit:
@@ -79,6 +87,7 @@ class Visit:
     charts: list[dict] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
     wide_tables: list[str] = field(default_factory=list)
+    cut_labels: list[str] = field(default_factory=list)
     violations: list[dict] = field(default_factory=list)
     weights_box: dict | None = None
     exceptions: int = 0
@@ -98,6 +107,7 @@ def visit(page, url: str, run_axe: bool) -> Visit:
     result.charts = page.evaluate(CHART_GEOMETRY_JS)
     result.formulas = page.evaluate(FORMULA_GEOMETRY_JS)
     result.wide_tables = page.evaluate(WIDE_TABLES_JS)
+    result.cut_labels = page.evaluate(CUT_LABELS_JS)
     weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
     if weights.count():
         result.weights_box = weights.first.bounding_box()

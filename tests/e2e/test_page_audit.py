@@ -83,6 +83,7 @@ def test_every_chart_fits_and_nothing_overlaps(server, browser, case):
             problems.append(f"{chart['title']!r} cuts its labels {chart['labelsCut'][:3]}")
     problems += [f"formula {tex!r} is cut" for tex in cut_formulas(found.formulas)]
     problems += [f"table {head!r} is wider than its column" for head in found.wide_tables]
+    problems += [f"metric label {label!r} is cut" for label in found.cut_labels]
     assert problems == []
 
 
@@ -157,4 +158,5 @@ def test_charts_fit_with_inputs_at_the_pages_limits(server, browser, name):
     problems += [c["title"] for c in found.charts if overlapping(c["texts"])]
     problems += [f"formula {tex!r}" for tex in cut_formulas(found.formulas)]
     problems += [f"table {head!r}" for head in found.wide_tables]
+    problems += [f"metric label {label!r}" for label in found.cut_labels]
     assert problems == []

@@ -312,7 +312,7 @@ def causal_page(shown: Shown) -> None:
     inspected = shown.run(mask="causal", mask_strategy=settings["inspect"], dropout=0.0)
     verdict = judge_mask(inspected)
     metrics = {m.label: m.value for m in shown.at.metric}
-    assert metrics["largest weight above the diagonal"] == shown.fmt(verdict.leaked)
+    assert metrics["largest future weight"] == shown.fmt(verdict.leaked)
     assert metrics["worst row-sum error"] == shown.fmt(verdict.worst_row_sum_error)
     config = core_config(settings)
     peek = no_peeking(shown.embeddings, config, settings["peek_token"] - 1, settings["peek_amount"])
