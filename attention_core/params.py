@@ -524,7 +524,7 @@ _LESSON_ROWS = (
         "lesson",
         high=MAX_TOKENS,
         page="5_Causal_mask",
-        unset="the starting grid (causal, the first row hidden)",
+        unset="the causal grid with its first row hidden",
     ),
     Param(
         "sentence",

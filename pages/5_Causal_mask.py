@@ -141,10 +141,18 @@ with pad_col:
     )
 with custom_col:
     size = len(labels)
+    linked = page.settings["my_mask"]
+    fits = bool(linked) and len(linked) == size and all(len(row) == size for row in linked)
+    if linked and not fits:  # said, never dropped silently (a row deleted, a link's mask)
+        st.info(
+            f"Your mask has {len(linked)} row{'s' * (len(linked) != 1)} and the sequence "
+            f"{size} token{'s' * (size != 1)}: the grid starts again from "
+            f"{PARAMS['my_mask'].unset}.",
+            icon=":material/info:",
+        )
 
     def start() -> pd.DataFrame:
-        linked = page.settings["my_mask"]
-        if linked and len(linked) == size and all(len(row) == size for row in linked):
+        if fits:
             grid = [[bool(v) for v in row] for row in linked]
         else:
             grid = [[j <= i for j in range(size)] for i in range(size)]

@@ -121,3 +121,35 @@ def test_ticking_the_mask_cell_by_cell_shows_the_cores_weights_and_the_link_keep
             suppress_health_check=list(HealthCheck),
         ),
     )
+
+
+def test_a_row_deleted_elsewhere_restarts_the_mask_and_the_page_says_so(server, page):
+    """Found in Chromium: tick a cell on page 5, delete a token on the Playground, come back:
+    the ticked mask was gone without a word. The page says why the grid starts again, and
+    the numbers are the core's on the five-token starting grid."""
+    page.goto(f"{server}/Causal_mask")
+    screen.wait_ready(page, 120)
+    learner.focus_cell(page, 0, 1, left=40)  # q1 may now attend to k1
+    page.keyboard.press(" ")
+    mask = start_mask()
+    mask[0][0] = True
+    want = expected_cells(page.url, mask)
+    assert wait_for_cells(page, want) == want
+    assert expected.settings_of(page.url)["my_mask"] is not None
+
+    learner.go_to(page, "Playground")
+    before = screen.summary_text(page)
+    learner.delete_row(page, 3)
+    screen.after_change(page, screen.summary_text, before)
+    assert len(expected.settings_of(page.url).tokens) == 5
+
+    learner.go_to(page, "5 · Causal mask")
+    said = screen.wait_for(page, screen.alerts, lambda a: any("Your mask has" in t for t in a))
+    assert any(
+        "Your mask has 6 rows and the sequence 5 tokens: the grid starts again from the "
+        "causal grid with its first row hidden." in text
+        for text in said
+    ), said
+    five = [[i > 0 and j <= i for j in range(5)] for i in range(5)]
+    want = expected_cells(page.url, five)
+    assert wait_for_cells(page, want) == want

@@ -446,3 +446,17 @@ def test_a_link_notice_names_the_setting_once_and_says_what_is_used(case):
     link, words = NOTICE_WORDS[case]
     at = open_page("3_Trainable_weights", link)
     assert words in notices(at), notices(at)
+
+
+def test_a_mask_for_another_number_of_tokens_is_named_when_the_grid_starts_again():
+    # Found in Chromium: after a row was deleted, page 5's ticked mask went back to the
+    # starting grid without a word.
+    at = open_page("5_Causal_mask", {"my_mask": "1,0;1,1"})  # 2 × 2 for six tokens
+    said = [i.value for i in at.info]
+    assert (
+        "Your mask has 2 rows and the sequence 6 tokens: the grid starts again from the causal "
+        "grid with its first row hidden." in said
+    ), said
+    assert url_params(at)["my_mask"][0].count(";") == 5  # the new grid, 6 rows, in the link
+    at = open_page("5_Causal_mask", {"my_mask": "1,0,0,0,0,0;" + ";".join(["1,1,1,1,1,1"] * 5)})
+    assert not [i for i in at.info if "Your mask has" in i.value]
