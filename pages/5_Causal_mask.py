@@ -43,18 +43,20 @@ holders = views.show_side_by_side(
 for holder, trace in zip(holders, causal.values(), strict=True):
     verdict = judge_mask(trace)
     with holder:
-        if verdict.leaked < 1e-7 and verdict.worst_row_sum_error < 1e-5:
+        if verdict.leaked < 1e-7 and verdict.worst_row_sum_error < 1e-5 and not verdict.negative:
             st.success("correct: no future weight, rows sum to 1", icon=":material/check_circle:")
         elif verdict.leaked >= 1e-7:
             st.error(
                 f"wrong: a future token gets weight {page.number(verdict.leaked)}",
                 icon=":material/cancel:",
             )
-        else:
+        elif verdict.worst_row_sum_error >= 1e-5:
             st.error(
                 f"wrong: a row sums to 1 ± {page.number(verdict.worst_row_sum_error)}",
                 icon=":material/cancel:",
             )
+        else:  # rows sum to 1 only because negative weights cancel positive ones
+            st.error("wrong: negative weights", icon=":material/cancel:")
 same = max_difference(causal["neg_inf"].weights, causal["zero_renorm"].weights)
 if same <= 1e-5:
     st.caption(
@@ -103,7 +105,9 @@ if pick == "zero_scores" and not page.present:
         "instead: a hidden 0 then weighs 0, but negative scores give negative weights and a "
         "row whose scores nearly cancel explodes (it prints −12.66). Try it in the sidebar: "
         "*More settings*, “Scores → weights”, “divide by the row sum”, with the random "
-        "normal example (“I live in Montreal”), whose scores have both signs."
+        "normal example (“I live in Montreal”), whose scores have both signs: every "
+        "strategy then gives negative weights, since the row sum itself is a mistake "
+        "(see Common mistakes)."
     )
 
 st.header("No peeking")

@@ -460,3 +460,16 @@ def test_a_mask_for_another_number_of_tokens_is_named_when_the_grid_starts_again
     assert url_params(at)["my_mask"][0].count(";") == 5  # the new grid, 6 rows, in the link
     at = open_page("5_Causal_mask", {"my_mask": "1,0,0,0,0,0;" + ";".join(["1,1,1,1,1,1"] * 5)})
     assert not [i for i in at.info if "Your mask has" in i.value]
+
+
+def test_negative_weights_are_not_called_correct():
+    # The row sum on mixed-sign scores: no future weight and rows summing to 1, but negative
+    # weights (seed 002's fault) whatever the masking; the cards once said "correct".
+    at = open_page("5_Causal_mask", {"preset": "montreal", "norm": "sum"})
+    assert_clean(at)
+    verdicts = [e.value for e in at.error] + [s.value for s in at.success]
+    assert verdicts.count("wrong: negative weights") == 3, verdicts  # not zero_no_renorm's
+    assert "correct: no future weight, rows sum to 1" not in verdicts
+    at = open_page("5_Causal_mask", {"preset": "montreal"})  # softmax: never negative
+    verdicts = [e.value for e in at.error] + [s.value for s in at.success]
+    assert verdicts.count("correct: no future weight, rows sum to 1") == 2, verdicts
