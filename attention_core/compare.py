@@ -18,6 +18,11 @@ PIN_FIELDS = 60  # more parameters than the table has: a pin with more is refuse
 NO_CHANGE = 5e-5  # below half of the fourth printed decimal a weight has not changed
 
 
+def no_change_at(decimals: int) -> float:
+    """The smallest change that prints at ``decimals`` decimals: half of the last one."""
+    return 0.5 * 10.0**-decimals
+
+
 def pin_text(settings: Settings) -> str:
     """The matrix and the config of ``settings`` as a link's query string (never empty)."""
     params = {

@@ -228,7 +228,8 @@ def several_heads(config: AttentionConfig, d_in: int) -> AttentionConfig | None:
     if config.heads > 1:
         return config
     if config.init == "identity":
-        heads = next((h for h in range(2, 9) if d_in % h == 0), None)
+        most = int(PARAMS["heads"].limits()[1])
+        heads = next((h for h in range(2, most + 1) if d_in % h == 0), None)
         return None if heads is None else config.replace(heads=heads)
     if config.heads_layout == "wrapper":
         return config.replace(heads=2)

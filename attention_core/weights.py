@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -70,7 +72,8 @@ def make_projections(config: AttentionConfig, d_in: int) -> Projections:
         eye = torch.eye(d_in)
         layers: tuple[Layer, Layer, Layer] = ((eye, None), (eye, None), (eye, None))
     elif config.init == "custom":
-        query, key, value = _custom_matrices(config, d_in)
+        assert config.custom_weights is not None
+        query, key, value = typed_matrices(config.custom_weights, d_in)
         layers = ((query, None), (key, None), (value, None))
     else:
         layers = _drawn_layers(config, d_in, width, generator)
@@ -128,12 +131,13 @@ def _out_projection(
     return None, None
 
 
-def _custom_matrices(
-    config: AttentionConfig, d_in: int
+def typed_matrices(
+    typed: Sequence[Any], d_in: int
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    assert config.custom_weights is not None
+    """W_query, W_key and W_value typed by a person, checked: ``d_in`` rows each, the same
+    width, finite numbers within the limit; raises the project's error naming the problem."""
     matrices = []
-    for name, rows in zip(("W_query", "W_key", "W_value"), config.custom_weights, strict=True):
+    for name, rows in zip(("W_query", "W_key", "W_value"), typed, strict=True):
         matrix = tensor_of(rows, torch.float32, name)
         if matrix.dim() != 2 or matrix.shape[0] != d_in:
             raise AttentionInputError(

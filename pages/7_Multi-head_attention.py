@@ -31,7 +31,8 @@ if page.config.heads == 1 and trace.num_heads > 1:
 elif trace.num_heads == 1:
     st.info(
         f"Without projections the heads must divide the embedding width, and no number of "
-        f"heads from 2 to 8 divides this matrix's {trace.inputs.shape[1]} numbers per token: "
+        f"heads from 2 to {int(PARAMS['heads'].limits()[1])} divides this matrix's "
+        f"{trace.inputs.shape[1]} numbers per token: "
         "one head is all there is.",
         icon=":material/info:",
     )

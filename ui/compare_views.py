@@ -13,6 +13,7 @@ from attention_core.compare import (
     WeightComparison,
     changed_settings,
     compare_weights,
+    no_change_at,
     pin_text,
     read_pin,
 )
@@ -141,7 +142,7 @@ def show_compare(page: Page, pinned: Settings) -> None:
         )
         return
     # A change that rounds to 0 at the decimals shown is no change.
-    unseen = 0.5 * 10.0 ** -int(page.settings["decimals"])
+    unseen = no_change_at(int(page.settings["decimals"]))
     comparison = page.call(
         compare_weights, first, second, head=head, count=SHOWN_CHANGES, no_change=unseen
     )

@@ -6,6 +6,7 @@ import streamlit as st
 
 from attention_core import AttentionInputError, AttentionTrace
 from attention_core.params import PARAMS
+from attention_core.weights import typed_matrices
 from ui import editor, grids, safe, state
 from ui.page import Page
 
@@ -53,18 +54,14 @@ def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, 
 
 
 def _misfit(linked: list[Matrix | None], d_in: int) -> str | None:
-    """Why the typed matrices cannot be used as they are, or None when they fit."""
-    for (_, name), matrix in zip(NAMES, linked, strict=True):
-        if not matrix:
-            return f"{name} is missing"
-        if len(matrix) != d_in:
-            return (
-                f"{name} has {len(matrix)} row{'s' * (len(matrix) != 1)}, and each embedding "
-                f"has {d_in} number{'s' * (d_in != 1)}"
-            )
-    widths = [len(m[0]) for m in linked if m]
-    if len(set(widths)) > 1:
-        return f"their widths differ ({', '.join(str(w) for w in widths)} columns)"
+    """Why the typed matrices cannot be used as they are (the core's check), or None."""
+    missing = [name for (_, name), matrix in zip(NAMES, linked, strict=True) if not matrix]
+    if missing:
+        return f"{missing[0]} is missing"
+    try:
+        typed_matrices(linked, d_in)
+    except AttentionInputError as error:
+        return str(error)
     return None
 
 

@@ -10,6 +10,7 @@ from attention_core.compare import (
     NO_CHANGE,
     changed_settings,
     compare_weights,
+    no_change_at,
     pin_text,
     read_pin,
 )
@@ -103,7 +104,7 @@ def test_nothing_changed_lists_no_change():
     trace = _run(default_settings())
     comparison = compare_weights(trace, trace)
     assert comparison.largest == () and comparison.max_change == 0.0
-    assert NO_CHANGE < 1e-4
+    assert no_change_at(4) == pytest.approx(NO_CHANGE) and no_change_at(2) == pytest.approx(0.005)
     first, second = default_settings(), read_params({"dropout": ["0.1"]})[0]
     changed = compare_weights(_run(first), _run(second), head=0, count=36)
     smallest = min(abs(c.change) for c in changed.largest)

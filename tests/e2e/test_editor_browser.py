@@ -373,11 +373,15 @@ def test_the_hidden_sentence_states_the_typed_weights_result_edit_after_edit(ser
 @pytest.mark.parametrize(
     ("typed", "why"),
     [
-        ({"wq": "1,2;3,4"}, "W_query has 2 rows, and each embedding has 3 numbers"),
+        (
+            {"wq": "1,2;3,4", "wk": "1,0;0,1;1,1", "wv": "1,0;0,1;1,1"},
+            "W_query must have 3 rows (one per input dimension), got shape (2, 2)",
+        ),
         (
             {"wq": "1,0;0,1;1,1", "wk": "1,0,0;0,1,0;0,0,1", "wv": "1,0;0,1;1,1"},
-            "their widths differ (2, 3, 2 columns)",
+            "W_query, W_key and W_value must have the same number of columns",
         ),
+        ({"wq": "1,0;0,1;1,1"}, "W_key is missing"),
     ],
 )
 def test_typed_matrices_that_do_not_fit_are_named_not_dropped_silently(server, page, typed, why):

@@ -265,3 +265,32 @@ def test_a_row_that_dropout_empties_is_said_to_be_dropped_slider_step_by_step(se
         assert screen.summary_text(other) == screen.summary_text(page)
     finally:
         context.close()
+
+
+def test_compare_says_a_change_in_the_sidebars_words_and_no_change_at_the_decimals(
+    server, browser, page
+):
+    """A review: "From A to B" printed link codes (sqrt_d → d), and at 2 decimals the page
+    listed changes that print as 0.00. Someone's link pins A; the learner picks ÷ d_k in the
+    sidebar; then a link whose B moves one number by 0.005, at 2 and at 4 decimals."""
+    screen.open_page(page, expected.link(server, "Compare", pin="preset=journey"))
+    learner.click_radio(page, "scaling", "÷ d_k")
+    said = "Scale the scores: ÷ √d_k → ÷ d_k"
+    text = screen.wait_for(page, screen.main_text, lambda t: said in t)
+    assert said in text and "sqrt_d" not in text
+    wait_idle(page)
+    assert largest_change_text(page.url) in page.locator(".st-key-compare_changes").inner_text()
+
+    x = "0.43,0.15,0.89;0.55,0.87,0.66;0.57,0.85,0.64;0.22,0.58,0.33;0.77,0.25,0.1;0.05,0.8,0.555"
+    for decimals in ("2", "4"):
+        link = expected.link(server, "Compare", pin="preset=journey", x=x, decimals=decimals)
+        context, other = open_fresh(browser, link)
+        try:
+            changes = other.locator(".st-key-compare_changes").inner_text()
+            if decimals == "2":
+                assert "No weight changed at the 2 decimals shown." in changes, changes
+            else:
+                assert changes.count("now attends") == 5, changes
+                assert "0.0000 more" not in changes and "0.0000 less" not in changes
+        finally:
+            context.close()

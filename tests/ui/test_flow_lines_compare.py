@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import run_attention
-from attention_core.compare import compare_weights, read_pin
+from attention_core.compare import compare_weights, no_change_at, read_pin
 from attention_core.embeddings import display_labels
 from attention_core.flow import flow_numbers
 from attention_core.formatting import format_number
@@ -467,7 +467,7 @@ def test_a_change_too_small_to_print_is_no_change_at_the_decimals_shown():
         app = open_page(COMPARE, pin="preset=journey", x=x, decimals=decimals)
         assert not app.exception
         text = app.container(key="compare_changes").markdown[0].value
-        unseen = 0.5 * 10.0 ** -int(decimals)
+        unseen = no_change_at(int(decimals))
         listed = compare_weights(first, second, head=0, count=5, no_change=unseen).largest
         if decimals == "2":
             assert listed == () and text == "**No weight changed** at the 2 decimals shown.", text
