@@ -2,79 +2,100 @@
 
 import streamlit as st
 
+from attention_core.params import PARAMS
 from ui import charts, controls, lines_view, panels, sentences, views
 from ui import page as run_order
 from ui.matrix_editor import show_glove_import, show_matrix_editor
+from ui.page import Page
+
+SIDE_WIDTH = int(views.CONTENT_WIDTH * 0.58)
+
+
+def side_by_side(page: Page) -> bool:
+    """The editor beside the weights: a narrow matrix, and weights that fit the column."""
+    head = min(max(int(page.settings["head"]) - 1, 0), page.trace.num_heads - 1)
+    weights = views.weights_heatmap(page, page.trace, head)
+    return (
+        page.settings.d_in <= 4
+        and not page.present
+        and charts.fits(weights, decimals=page.decimals, present=False, max_width=SIDE_WIDTH)
+    )
+
 
 page = run_order.setup(__file__)
-trace = page.trace
-views.show_header(
+status = views.show_title(
     page,
     "Self-attention playground",
     "Each row of the matrix is one token's embedding. Edit a number, rename or add a token, "
     "or move a control in the sidebar: the attention weights and everything below them are "
     "recomputed at once, and every page shares these settings.",
 )
-head = views.head_choice(page)
-weights = views.weights_heatmap(page, trace, head)
-side_width = int(views.CONTENT_WIDTH * 0.58)
-beside = (
-    page.settings.d_in <= 4
-    and not page.present
-    and charts.fits(weights, decimals=page.decimals, present=False, max_width=side_width)
-)
+# The editor is drawn once per page run; everything that moves with the settings is drawn by
+# show_views, which a change reruns alone (ui.page.views).
+beside = side_by_side(page)
 if beside:
-    left, right = st.columns([0.42, 0.58], gap="medium")
+    left, top = st.columns([0.42, 0.58], gap="medium")
     with left:
         st.header("Embedding matrix")
         show_matrix_editor(page)
         show_glove_import(page)
-    with right:
-        lines_view.show_weights(page, trace, weights, "hm_weights", max_width=side_width)
 else:
-    lines_view.show_weights(page, trace, weights, "hm_weights")
+    top = st.container()
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
         show_matrix_editor(page)
     show_glove_import(page)
-with st.container(key="result_summary"):
-    st.markdown(sentences.summary(page, trace, head))
+summary = st.container(key="result_summary")
+# The tabs are drawn once per page run too: a change redraws only the open one (choosing
+# another tab reruns the whole page, which builds that one).
+tabs = controls.tabs("panel", page.settings)
+open_tab = next((index for index, tab in enumerate(tabs) if tab.open), 0)
 
 
-# Only the open panel is built and sent: a change reruns what the learner is looking at.
-steps, scores, qkv, checks, code = controls.tabs("panel", page.settings)
-if steps.open:
-    with steps:
+def show_views(page: Page) -> None:
+    """The weights, the result in words and the open panel; the link to this view."""
+    if side_by_side(page) != beside:
+        st.rerun()  # the weights move beside or under the editor: the whole page
+    trace = page.trace
+    with top:
+        head = views.head_choice(page)
+        weights = views.weights_heatmap(page, trace, head)
+        max_width = SIDE_WIDTH if beside else views.CONTENT_WIDTH
+        lines_view.show_weights(page, trace, weights, "hm_weights", max_width=max_width)
+    with status:
+        views.show_status(page, announce=False)
+        sentences.announce(page, trace, head)
+    with summary:
+        st.markdown(sentences.summary(page, trace, head))
+    with tabs[open_tab]:
+        show_panel(page, head, PARAMS["panel"].choices[open_tab])
+    views.finish(page)
+
+
+def show_panel(page: Page, head: int, panel: str) -> None:
+    """The open panel (the others are not built)."""
+    trace = page.trace
+    if panel == "steps":
         views.show_focus(page, trace, head, with_summary=False)
         with st.expander("Every number of this row", key="focus_rows", on_change="rerun") as rows:
             if rows.open:
                 st.markdown(views.focus_rows(page, trace, head))
-if scores.open:
-    with scores:
-        views.show_side_by_side(
+    elif panel == "scores":
+        context = views.vectors_heatmap(
             page,
-            [
-                (views.scores_heatmap(page, trace, head), "hm_scores"),
-                (
-                    views.vectors_heatmap(
-                        page,
-                        trace.output,
-                        "z",
-                        "context vectors",
-                        f"Context vectors: {trace.num_tokens} tokens × "
-                        f"{trace.output.shape[1]} numbers.",
-                    ),
-                    "hm_context",
-                ),
-            ],
+            trace.output,
+            "z",
+            "context vectors",
+            f"Context vectors: {trace.num_tokens} tokens × {trace.output.shape[1]} numbers.",
         )
-if qkv.open:
-    with qkv:
+        views.show_side_by_side(
+            page, [(views.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]
+        )
+    elif panel == "qkv":
         views.show_qkv(page, trace)
-if checks.open:
-    with checks:
+    elif panel == "checks":
         panels.show_diagnostics(page, trace, head)
-if code.open:
-    with code:
+    else:
         panels.show_code_export(page, trace, folded=False)
 
-views.finish(page)
+
+run_order.views(page, show_views)

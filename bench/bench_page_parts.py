@@ -38,10 +38,10 @@ FIXED_COLOURS = (
     '"fitted",\n        "Weight colours"',
     '"fixed",\n        "Weight colours"',
 )
-NO_PAGE_LINKS = ("ui/controls.py", "        navigation(links)\n", "")
+NO_PAGE_LINKS = ("ui/controls.py", "        _navigation()\n", "")
 ONLY_D_OUT = (
     "ui/controls.py",
-    '        navigation(links)\n        widget("present", settings)\n',
+    '        _navigation()\n        widget("present", settings)\n',
     '        widget("d_out", settings)\n        return\n',
 )
 NO_LINK_BLOCK = (
@@ -62,10 +62,12 @@ NO_EDITOR_BELOW = (
 )
 NO_SUMMARY_OR_TABS = (
     "streamlit_app.py",
-    'with st.container(key="result_summary"):',
-    'views.finish(page)\nst.stop()\nwith st.container(key="result_summary"):',
+    "    with summary:\n        st.markdown(sentences.summary(page, trace, head))\n"
+    '    with tabs[open_tab]:\n        show_panel(page, head, PARAMS["panel"].choices[open_tab])\n',
+    "",
 )
-MAIN_ONLY_WEIGHTS = (NO_EDITOR, NO_EDITOR_BELOW, NO_SUMMARY_OR_TABS)
+NO_TABS = ("streamlit_app.py", 'tabs = controls.tabs("panel", page.settings)\n', "tabs = []\n")
+MAIN_ONLY_WEIGHTS = (NO_EDITOR, NO_EDITOR_BELOW, NO_SUMMARY_OR_TABS, NO_TABS)
 
 VARIANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "Playground (everything)": (),

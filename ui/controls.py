@@ -3,6 +3,12 @@
 A widget's key, label, help text, limits and choices all come from its row in
 ``attention_core.params``; its value was settled before it is drawn (``ui.state.begin``), so
 no widget is given a value here.
+
+Each control of the sidebar and the page links are fragments. On a page that draws its views
+as one fragment (``ui.page.views``), a change reruns only what it moves (:func:`after_change`):
+the views, the controls drawn differently after it, and the links. Anything else a change
+brings (a notice, another matrix, presentation mode) reruns the whole page, as on every other
+page.
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit import config
+from streamlit.errors import StreamlitAPIException
 
 from attention_core.embeddings import display_labels
 from attention_core.param_spec import Param
@@ -25,6 +33,12 @@ GROUPS = (
     ("dropout", "Dropout"),
 )
 MORE = ("advanced", "view")
+NAV = "nav"
+VIEWS = "views"
+SCOPED_PAGE = "_scoped_page"
+CHECKED = "_change_checked"  # after_change found that the change brings only new numbers
+# Changes that replace the matrix, the page's look or its open tab: always the whole page.
+WHOLE_PAGE = ("present", "panel", *state.MATRIX_SOURCE)
 
 
 def widget(name: str, settings: Settings, count: int | None = None, **extra: Any) -> Any:
@@ -51,7 +65,8 @@ def tabs(name: str, settings: Settings) -> Sequence[Any]:
     return st.tabs(
         list(param.choice_labels),
         key=name,
-        on_change="rerun",
+        on_change=after_change,
+        args=(name,),
         default=param.choice_label(param.default),
     )
 
@@ -59,7 +74,7 @@ def tabs(name: str, settings: Settings) -> Sequence[Any]:
 def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any]) -> Any:
     param = PARAMS[name]
     format_func = extra.pop("format_func", None)
-    common = {"key": name, "help": param.help, **extra}
+    common = {"key": name, "help": param.help, "on_change": after_change, "args": (name,), **extra}
     if count is not None:
         if settings[name] > count:
             state.set_value(name, count)
@@ -152,16 +167,15 @@ def _shown(param: Param, settings: Settings) -> bool:
     return settings[other] == wanted
 
 
-def sidebar(settings: Settings, links: dict[str, dict[str, str]]) -> None:
+def sidebar(settings: Settings) -> None:
     """The navigation and every shared control, grouped as the table groups them."""
     with st.sidebar:
-        navigation(links)
+        _navigation()
         widget("present", settings)
         for group, title in GROUPS:
             st.header(title)
-            for name, param in PARAMS.items():
-                if param.group == group and _shown(param, settings):
-                    widget(name, settings)
+            for name in SIDEBAR[group]:
+                _WIDGETS[name]()
         # Built only when open: a change elsewhere does not resend these widgets.
         with st.expander("More settings", key="more_settings", on_change="rerun") as more:
             if not more.open:
@@ -172,11 +186,78 @@ def sidebar(settings: Settings, links: dict[str, dict[str, str]]) -> None:
                         widget(name, settings)
 
 
-def navigation(links: dict[str, dict[str, str]]) -> None:
+@st.fragment(key=NAV)
+def _navigation() -> None:
     """The pages as links with icons, the home page named Playground.
 
     Each link carries the current settings, so that opening it in a new tab shows the same.
     """
+    links = state.links_for(state.current_settings(), [page.key for page in nav.PAGES])
     st.markdown("**Pages**")
     for page in nav.PAGES:
         st.page_link(page.path, label=page.title, icon=page.icon, query_params=links[page.key])
+
+
+def _fragment_of(name: str) -> Callable[[], None]:
+    """One sidebar widget as a fragment: a change redraws only the widgets it changes."""
+
+    def draw() -> None:
+        settings = state.current_settings()  # a rerun of this one alone: the settled values
+        if _shown(PARAMS[name], settings):
+            widget(name, settings)
+
+    return st.fragment(draw, key=f"side_{name}")
+
+
+SIDEBAR = {
+    group: [n for n, p in PARAMS.items() if p.group == group and p.widget and p.scope != "lesson"]
+    for group, _ in GROUPS
+}
+_WIDGETS = {name: _fragment_of(name) for names in SIDEBAR.values() for name in names}
+
+
+def drawn(settings: Settings, groups: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+    """What the sidebar shows of these groups' widgets: each value, and its choices (as the
+    learner reads them) or limits. Two settings that give the same need no redraw."""
+    shown: dict[str, tuple[Any, ...]] = {}
+    for name, param in PARAMS.items():
+        if param.group not in groups or not _shown(param, settings) or param.scope == "lesson":
+            continue
+        if param.widget in ("slider", "number"):
+            span: tuple[Any, ...] = tuple(param.limits(settings.num_tokens))
+        elif param.widget in ("select", "radio"):
+            options, label = _options(param, settings)
+            span = tuple((option, label(option)) for option in options)
+        else:
+            span = ()
+        shown[name] = (settings[name], *span)
+    return shown
+
+
+def after_change(name: str) -> None:
+    """A widget's callback: rerun only the views, the sidebar widgets drawn differently after
+    the change and the page links, when the page draws its views as one fragment and the
+    change brings nothing else; otherwise the whole page.
+
+    Said explicitly either way: a widget drawn in a fragment would rerun that one alone.
+    """
+    # AppTest rebuilds what it shows from each run's messages alone: after a rerun of some
+    # fragments it would see only them. Under AppTest every change reruns the whole page; the
+    # partial reruns are tested in Chromium (tests/e2e).
+    page = None if config.get_option("global.appTest") else state.recall(SCOPED_PAGE)
+    before, after = state.current_settings(), state.preview(page) if page else None
+    if after is None or name in WHOLE_PAGE or after["present"] != before["present"]:
+        st.rerun()
+    groups = [group for group, _ in GROUPS]
+    old, new = drawn(before, [*groups, *MORE]), drawn(after, [*groups, *MORE])
+    if name in old and name in new and state.sent(name) == after[name]:
+        old[name] = new[name][:1] + old[name][1:]  # the browser already shows its own value
+    changed = {n for n in old.keys() | new.keys() if old.get(n) != new.get(n)}
+    if any(PARAMS[n].group in MORE for n in changed):
+        st.rerun()  # "More settings" is not a fragment
+    redraw = [f"side_{n}" for n in _WIDGETS if n in changed]
+    state.remember(CHECKED, True)
+    try:
+        st.rerun([VIEWS, *redraw, NAV])
+    except StreamlitAPIException:  # this page has no views fragment (a stale mark)
+        st.rerun()

@@ -8,7 +8,7 @@ import streamlit as st
 
 from attention_core.params import MAX_TOKENS
 from attention_core.parsing import LABEL_MAX_CHARS, VALUE_LIMIT
-from ui import cached, editor, grids, safe, state
+from ui import cached, controls, editor, grids, safe, state
 from ui.page import Page
 
 
@@ -35,6 +35,8 @@ def show_matrix_editor(page: Page) -> None:
     st.data_editor(
         frame,
         key=state.editor_key(),
+        on_change=controls.after_change,
+        args=("x",),  # an edit reruns only the views when it changes nothing else
         num_rows="dynamic",
         hide_index=True,
         column_config=column_config,

@@ -5,6 +5,10 @@ settles token-dependent values (``ui.state.begin``), draws the sidebar from that
 the trace once and returns everything the page draws from. A page never reaches into session
 state or calls the core by itself: ``page.run`` and ``page.call`` go through :func:`guarded`,
 which turns any error into a message and keeps the last valid result.
+
+A page may draw everything that moves with the settings through :func:`views`: one fragment
+that a change reruns alone (with the sidebar controls it changes and the page links), so
+the rest of the page (the matrix editor, the other controls) is neither rebuilt nor resent.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 import torch
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attention_core import AttentionInputError, AttentionTrace, run_attention
 from attention_core.config import AttentionConfig
@@ -153,10 +158,10 @@ def setup(file: str) -> Page:
         page_title=f"{info.title} · Self-attention", page_icon=info.favicon, layout="wide"
     )
     torch.set_num_threads(1)  # tiny tensors: thread pools only add latency in a shared server
+    state.remember(controls.SCOPED_PAGE, None)  # until the page draws its views (views())
     current = state.begin(info.key)
     settings = current.settings
-    links = {page.key: state.link_for(settings, page.key) for page in nav.PAGES}
-    controls.sidebar(settings, links)
+    controls.sidebar(settings)
     settings = state.current_settings()  # a first run may have taken the browser's values
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
     trace, failure = _compute(settings)
@@ -168,6 +173,45 @@ def setup(file: str) -> Page:
     if failure:
         notices.append(failure)
     return Page(info, settings, trace, tuple(notices))
+
+
+def views(page: Page, draw: Callable[[Page], None]) -> None:
+    """Draw what moves with the settings as one fragment (``controls.VIEWS``).
+
+    A change in the sidebar or the matrix then reruns only ``draw`` (with the sidebar controls
+    it changes and the page links, ``controls.after_change``), which receives the page settled
+    again: what it draws must
+    depend on nothing else of the run. ``draw`` may write into containers made before (a
+    column, a slot in the header); what it wrote there is replaced on each of its reruns.
+    """
+    state.remember(controls.SCOPED_PAGE, page.info.key)
+
+    @st.fragment(key=controls.VIEWS)
+    def fragment() -> None:
+        draw(_again(page.info) if _partial_run() else page)
+
+    fragment()
+
+
+def _partial_run() -> bool:
+    """True while only fragments rerun (not the whole page)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def _again(info: nav.PageInfo) -> Page:
+    """The page settled again for a rerun of its views alone.
+
+    The change was checked to bring nothing but new numbers (``controls.after_change``);
+    should it now bring more (a notice, a refused value), the whole page reruns.
+    """
+    checked = state.recall(controls.CHECKED)
+    state.remember(controls.CHECKED, False)
+    if not checked and state.preview(info.key) is None:  # e.g. a section opened in the views
+        st.rerun()
+    settings = state.begin(info.key).settings
+    trace, failure = _compute(settings)
+    return Page(info, settings, trace, (failure,) if failure else ())
 
 
 def _compute(settings: Settings) -> tuple[AttentionTrace, str | None]:

@@ -15,6 +15,7 @@ The read phase of every run, in one place (:func:`begin`):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -77,6 +78,37 @@ def begin(page: str) -> Run:
     if not session[FRESH]:  # a session's first run starts its widgets from their value=
         _prepare_widgets(settings, page)
     return Run(settings, notices, editor_error)
+
+
+def preview(page: str) -> Settings | None:
+    """The settings the next run on ``page`` will settle on, read without changing anything;
+    None when that run has more to do than recompute (a notice to show, a refused value, a
+    matrix to replace or an edit to refuse)."""
+    session = st.session_state
+    if SETTINGS not in session or session.get(FRESH):
+        return None
+    settings, changed_source, refused = _read_widgets(session[SETTINGS], page)
+    if changed_source or refused:
+        return None
+    key = editor_key()
+    if key in session:
+        try:
+            tokens, rows = editor.apply_edits(*session[EDITOR_BASE], session[key])
+        except AttentionInputError:
+            return None
+        if (tokens, rows) != (settings.tokens, settings.rows):
+            settings = settings.replace(tokens=tokens, rows=rows)
+    settings, settled = settle(settings)
+    if any(not _lesson_elsewhere(n.param, page) for n in settled):
+        return None
+    return settings
+
+
+def sent(name: str) -> Any:
+    """The value the browser holds for a widget (None when it holds none)."""
+    if name not in st.session_state:
+        return None
+    return _from_widget(name, st.session_state[name])
 
 
 def is_fresh() -> bool:
@@ -278,8 +310,15 @@ def sync_url(settings: Settings, page: str) -> None:
 
 def link_for(settings: Settings, page: str) -> dict[str, str]:
     """The link parameters of ``page`` for these settings (other pages' lesson knobs left out)."""
+    return links_for(settings, (page,))[page]
+
+
+def links_for(settings: Settings, pages: Sequence[str]) -> dict[str, dict[str, str]]:
+    """:func:`link_for` of several pages, the settings written out once."""
     params = link_params(settings)
-    return {k: v for k, v in params.items() if not _lesson_elsewhere(k, page)}
+    return {
+        page: {k: v for k, v in params.items() if not _lesson_elsewhere(k, page)} for page in pages
+    }
 
 
 def share_link(settings: Settings, page: str, url_path: str) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 import torch
+from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
 from attention_core.formatting import format_number
@@ -35,18 +36,31 @@ def show_header(
     shows (the sidebar's by default). A page that knows its run only later passes
     ``announce=False`` and calls :func:`sentences.announce` itself.
     """
+    with show_title(page, title, intro):
+        show_status(page, result, announce)
+
+
+def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
+    """Title, what the page takes from the sidebar and the introduction, with an empty slot
+    (returned) between them for :func:`show_status`, which a page's views fragment fills."""
     st.title(title)
     uses = f"Uses {page.info.uses}."
     if page.info.ignores:
         uses += f" Ignores {page.info.ignores}."
     st.caption(uses)
+    slot = st.container()
+    if intro and not page.present:
+        st.markdown(intro)
+    return slot
+
+
+def show_status(page: Page, result: AttentionTrace | None = None, announce: bool = True) -> None:
+    """The run's notices and the live region that states the result of ``result``."""
     show_notices(page)
     if announce and page.info.key not in ("9_Word_vectors", "10_Real_sentences"):
         shown = result or page.trace
         head = min(max(int(page.settings["head"]) - 1, 0), shown.num_heads - 1)
         sentences.announce(page, shown, head)
-    if intro and not page.present:
-        st.markdown(intro)
 
 
 def show_notices(page: Page) -> None:
@@ -77,7 +91,7 @@ def show_heatmap(
     spec = charts.make_heatmap(
         heatmap, decimals=page.decimals, present=page.present, max_width=max_width
     )
-    st.vega_lite_chart(spec=spec, key=key, width="content")
+    st.vega_lite_chart(spec=charts.with_table(spec), key=key, width="content")
     if table:
         show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
 
@@ -188,7 +202,7 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
             decimals=page.decimals,
             present=page.present,
         )
-        st.vega_lite_chart(spec=spec, key="focus_bars", width="stretch")
+        st.vega_lite_chart(spec=charts.with_table(spec), key="focus_bars", width="stretch")
     with formula:
         st.latex(formulas.context_latex(page, trace, head, formulas.COLUMN_WIDTH))
 

@@ -1,0 +1,153 @@
+"""Real Chromium: a change on the Playground reruns only what it moves (issue 16).
+
+The sidebar's controls, the page links and the views are fragments (``ui.controls``,
+``ui.page.views``): a slider or a cell edit redraws the views, the sidebar controls drawn
+differently after it and the links, and leaves the matrix editor and the other controls as
+they are. These tests follow a learner through several changes and check that everything that
+must move did (numbers, the heads' choices, the focused token's label, the page links, the
+link to this view), that what must not move was not sent, and that a change that needs the
+whole page still gets it.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from tests.e2e import expected, learner, screen
+from tests.e2e.screen import wait_idle
+
+pytestmark = pytest.mark.e2e
+
+PAGE_LINKS = f"{screen.SIDEBAR} [data-testid='stPageLink'] a"
+
+
+def heads_choices(page) -> list[str]:
+    """The options of the sidebar's heads select box, as the learner sees them listed."""
+    box = page.locator('.st-key-heads input[role="combobox"]')
+    box.click()
+    if box.get_attribute("aria-expanded") != "true":
+        page.keyboard.press("ArrowDown")
+    options = page.get_by_role("option").all_inner_texts()
+    page.keyboard.press("Escape")
+    return [o.strip() for o in options]
+
+
+def link_queries(page) -> dict[str, dict[str, str]]:
+    """Each page link's query, by the link's text."""
+    links = page.locator(PAGE_LINKS)
+    queries = {}
+    for index in range(links.count()):
+        link = links.nth(index)
+        queries[link.inner_text().strip()] = dict(
+            parse_qsl(urlsplit(link.get_attribute("href")).query)
+        )
+    return queries
+
+
+def shared(query: dict[str, str]) -> dict[str, str]:
+    """The settings every page shares (a lesson's own knobs left out)."""
+    return {k: v for k, v in query.items() if k in ("d_out", "x", "tokens", "heads", "query")}
+
+
+def check_everything_follows(page) -> None:
+    """The numbers, the link to this view and every page link agree with the page's URL."""
+    settings = expected.settings_of(page.url)
+    assert screen.summary_text(page) == expected.summary(settings)
+    assert expected.settings_of(screen.share_link(page)) == settings
+    url_query = dict(parse_qsl(urlsplit(page.url).query))
+    for title, query in link_queries(page).items():
+        assert shared(query) == shared(url_query), title
+
+
+def test_a_slider_an_edit_a_rename_and_a_slider_redraw_all_that_moves(server, browser, page):
+    screen.open_page(page, server)
+    wait_idle(page)
+    learner.press_slider(page, "d_out")  # the session's first change reruns the whole page
+    screen.after_change(page, screen.summary_text, expected.summary(expected.settings_of("")))
+    assert heads_choices(page) == ["1", "3"]
+
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out")  # 3 → 4: the heads' choices change with it
+    screen.after_change(page, screen.summary_text, before)
+    assert expected.settings_of(page.url)["d_out"] == 4
+    assert heads_choices(page) == ["1", "2", "4"]
+    check_everything_follows(page)
+
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 0, 1, "0.9")
+    screen.after_change(page, screen.summary_text, before)
+    assert expected.settings_of(page.url).rows[0][0] == 0.9
+    check_everything_follows(page)
+
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 1, 0, "trip")  # the focused token's label in the sidebar
+    screen.after_change(page, screen.summary_text, before)
+    assert learner.chosen(page, "query") == "x(2) trip"
+    assert "trip" in screen.summary_text(page)
+    check_everything_follows(page)
+
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out", "ArrowLeft")
+    screen.after_change(page, screen.summary_text, before)
+    assert heads_choices(page) == ["1", "3"]
+    check_everything_follows(page)
+    assert screen.exceptions(page) == [] and screen.warnings(page) == []
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = context.new_page()
+        screen.open_page(other, screen.share_link(page))
+        wait_idle(other)
+        assert screen.summary_text(other) == screen.summary_text(page)
+        assert learner.chosen(other, "query") == "x(2) trip"
+    finally:
+        context.close()
+
+
+def new_elements(frames: list[bytes]) -> list[str]:
+    """The kinds of element in the server's messages (read from the websocket)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    kinds = []
+    for frame in frames:
+        if not isinstance(frame, bytes):
+            continue
+        message = ForwardMsg()
+        message.ParseFromString(frame)
+        delta = message.delta if message.WhichOneof("type") == "delta" else None
+        if delta is not None and delta.WhichOneof("type") == "new_element":
+            kinds.append(delta.new_element.WhichOneof("type"))
+    return kinds
+
+
+def test_a_slider_change_does_not_resend_the_editor_but_a_new_example_does(server, page):
+    frames: list[bytes] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    screen.open_page(page, server)
+    wait_idle(page)
+    learner.press_slider(page, "d_out")  # the session's first change reruns the whole page
+    screen.after_change(page, screen.summary_text, expected.summary(expected.settings_of("")))
+    wait_idle(page)
+
+    frames.clear()
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out")
+    screen.after_change(page, screen.summary_text, before)
+    wait_idle(page)
+    sent = new_elements(frames)
+    assert "vega_lite_chart" in sent  # the weights were redrawn
+    assert "dataframe" not in sent  # the matrix editor was not
+    assert "checkbox" not in sent  # nor presentation mode's switch
+    assert "slider" not in sent  # nor the slider itself: only the heads' choices changed
+    assert sent.count("selectbox") == 1
+    assert sent.count("page_link") == 13  # the links carry the new settings
+
+    frames.clear()
+    before = screen.summary_text(page)
+    learner.choose(page, "preset", "Random normal: “I live in Montreal” (4 × 8)")
+    screen.after_change(page, screen.summary_text, before)
+    wait_idle(page)
+    sent = new_elements(frames)
+    assert "dataframe" in sent and "checkbox" in sent  # a new matrix: the whole page
