@@ -19,6 +19,7 @@ from typing import Any
 import streamlit as st
 from streamlit import config
 from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attention_core.embeddings import display_labels
 from attention_core.param_spec import Param
@@ -234,6 +235,16 @@ def drawn(settings: Settings, groups: Sequence[str]) -> dict[str, tuple[Any, ...
     return shown
 
 
+def _scoped_page() -> str | None:
+    """The page whose views the last whole run drew, if this run is on that page (a change
+    sent with a click on a page link runs the other page)."""
+    marked = state.recall(SCOPED_PAGE)
+    ctx = get_script_run_ctx()
+    if marked is None or ctx is None or ctx.page_script_hash != marked[1]:
+        return None
+    return marked[0]
+
+
 def after_change(name: str) -> None:
     """A widget's callback: rerun only the views, the sidebar widgets drawn differently after
     the change and the page links, when the page draws its views as one fragment and the
@@ -244,7 +255,7 @@ def after_change(name: str) -> None:
     # AppTest rebuilds what it shows from each run's messages alone: after a rerun of some
     # fragments it would see only them. Under AppTest every change reruns the whole page; the
     # partial reruns are tested in Chromium (tests/e2e).
-    page = None if config.get_option("global.appTest") else state.recall(SCOPED_PAGE)
+    page = None if config.get_option("global.appTest") else _scoped_page()
     before, after = state.current_settings(), state.preview(page) if page else None
     if after is None or name in WHOLE_PAGE or after["present"] != before["present"]:
         st.rerun()

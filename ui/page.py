@@ -158,12 +158,31 @@ def setup(file: str) -> Page:
         page_title=f"{info.title} · Self-attention", page_icon=info.favicon, layout="wide"
     )
     torch.set_num_threads(1)  # tiny tensors: thread pools only add latency in a shared server
-    state.remember(controls.SCOPED_PAGE, None)  # until the page draws its views (views())
+    state.remember(controls.SCOPED_PAGE, None)  # until the page's views are drawn (views())
+    state.remember(controls.CHECKED, False)
     current = state.begin(info.key)
-    settings = current.settings
-    controls.sidebar(settings)
+    controls.sidebar(current.settings)
+    with st.sidebar:
+        _rerun_on_reconnect()
     settings = state.current_settings()  # a first run may have taken the browser's values
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
+    return _page(info, current, settings)
+
+
+@st.fragment(run_every="1h", key="reconnect")
+def _rerun_on_reconnect() -> None:
+    """Draws nothing; it is here for its timer.
+
+    A browser that reconnects to a new session (its worker restarted, or it slept past the
+    session's lifetime) asks for a whole run only when the page has a timed fragment or the
+    last run was a fragment's. Without that run the new session holds none of the page's
+    fragments, and it drops, unanswered, every change to a control drawn in one (every
+    sidebar control): tests/e2e/test_replicas.py kills a worker and moves a slider.
+    """
+
+
+def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
+    """The page of a run: its trace, and its notices in the learner's words."""
     trace, failure = _compute(settings)
     notices = [_notice_text(n) for n in current.notices]
     if current.editor_error:
@@ -180,15 +199,22 @@ def views(page: Page, draw: Callable[[Page], None]) -> None:
 
     A change in the sidebar or the matrix then reruns only ``draw`` (with the sidebar controls
     it changes and the page links, ``controls.after_change``), which receives the page settled
-    again: what it draws must
-    depend on nothing else of the run. ``draw`` may write into containers made before (a
-    column, a slot in the header); what it wrote there is replaced on each of its reruns.
+    again: what it draws must depend on nothing else of the run. ``draw`` may write into
+    containers made before (a column, a slot in the header); what it wrote there is replaced
+    on each of its reruns.
     """
-    state.remember(controls.SCOPED_PAGE, page.info.key)
 
     @st.fragment(key=controls.VIEWS)
     def fragment() -> None:
-        draw(_again(page.info) if _partial_run() else page)
+        if _partial_run():
+            draw(_again(page.info))
+            return
+        draw(page)
+        # Marked only once drawn whole: a partial rerun writes into every container this run
+        # made, and a run stopped halfway (a newer change) made only some of them.
+        ctx = get_script_run_ctx()
+        page_hash = ctx.page_script_hash if ctx is not None else ""
+        state.remember(controls.SCOPED_PAGE, (page.info.key, page_hash))
 
     fragment()
 
@@ -207,11 +233,12 @@ def _again(info: nav.PageInfo) -> Page:
     """
     checked = state.recall(controls.CHECKED)
     state.remember(controls.CHECKED, False)
+    if state.recall(controls.SCOPED_PAGE) is None:  # the last whole run did not finish them
+        st.rerun()
     if not checked and state.preview(info.key) is None:  # e.g. a section opened in the views
         st.rerun()
-    settings = state.begin(info.key).settings
-    trace, failure = _compute(settings)
-    return Page(info, settings, trace, (failure,) if failure else ())
+    current = state.begin(info.key)
+    return _page(info, current, state.current_settings())
 
 
 def _compute(settings: Settings) -> tuple[AttentionTrace, str | None]:
