@@ -1,5 +1,7 @@
 """Playground: edit the embeddings, move a control, see scores, weights and context change."""
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from attention_core.params import PARAMS
@@ -13,8 +15,7 @@ SIDE_WIDTH = int(views.CONTENT_WIDTH * 0.58)
 
 def side_by_side(page: Page) -> bool:
     """The editor beside the weights: a narrow matrix, and weights that fit the column."""
-    head = min(max(int(page.settings["head"]) - 1, 0), page.trace.num_heads - 1)
-    weights = views.weights_heatmap(page, page.trace, head)
+    weights = views.weights_heatmap(page, page.trace, page.head())
     return (
         page.settings.d_in <= 4
         and not page.present
@@ -44,11 +45,22 @@ else:
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
         show_matrix_editor(page)
     show_glove_import(page)
+with top:
+    head_slot = st.container()  # the head's choice, when d_out is split into several
+    frame = lines_view.weights_frame(page, "hm_weights")
 summary = st.container(key="result_summary")
 # The tabs are drawn once per page run too: a change redraws only the open one (choosing
 # another tab reruns the whole page, which builds that one).
 tabs = controls.tabs("panel", page.settings)
 open_tab = next((index for index, tab in enumerate(tabs) if tab.open), 0)
+panel = PARAMS["panel"].choices[open_tab]
+with tabs[open_tab]:
+    panel_slot, rows = st.container(), None
+    if panel == "steps":
+        label = "Every number of this row"
+        with st.expander(label, key="focus_rows", on_change="rerun") as section:
+            rows = section if section.open else None
+link = views.link_slot()
 
 
 def show_views(page: Page) -> None:
@@ -56,46 +68,50 @@ def show_views(page: Page) -> None:
     if side_by_side(page) != beside:
         st.rerun()  # the weights move beside or under the editor: the whole page
     trace = page.trace
-    with top:
+    with head_slot:
         head = views.head_choice(page)
-        weights = views.weights_heatmap(page, trace, head)
-        max_width = SIDE_WIDTH if beside else views.CONTENT_WIDTH
-        lines_view.show_weights(page, trace, weights, "hm_weights", max_width=max_width)
+    weights = views.weights_heatmap(page, trace, head)
+    max_width = SIDE_WIDTH if beside else views.CONTENT_WIDTH
+    lines_view.show_weights(page, trace, weights, frame, "hm_weights", max_width=max_width)
     with status:
         views.show_status(page, announce=False)
         sentences.announce(page, trace, head)
     with summary:
         st.markdown(sentences.summary(page, trace, head))
-    with tabs[open_tab]:
-        show_panel(page, head, PARAMS["panel"].choices[open_tab])
-    views.finish(page)
+    with panel_slot:
+        PANELS[panel](page, head)
+    if rows is not None:
+        with rows:
+            st.markdown(views.focus_rows(page, trace, head))
+    views.finish(page, link)
 
 
-def show_panel(page: Page, head: int, panel: str) -> None:
-    """The open panel (the others are not built)."""
+def show_scores(page: Page, head: int) -> None:
+    """The scores beside the context vectors."""
     trace = page.trace
-    if panel == "steps":
-        views.show_focus(page, trace, head, with_summary=False)
-        with st.expander("Every number of this row", key="focus_rows", on_change="rerun") as rows:
-            if rows.open:
-                st.markdown(views.focus_rows(page, trace, head))
-    elif panel == "scores":
-        context = views.vectors_heatmap(
-            page,
-            trace.output,
-            "z",
-            "context vectors",
-            f"Context vectors: {trace.num_tokens} tokens × {trace.output.shape[1]} numbers.",
-        )
-        views.show_side_by_side(
-            page, [(views.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]
-        )
-    elif panel == "qkv":
-        views.show_qkv(page, trace)
-    elif panel == "checks":
-        panels.show_diagnostics(page, trace, head)
-    else:
-        panels.show_code_export(page, trace, folded=False)
+    context = views.vectors_heatmap(
+        page,
+        trace.output,
+        "z",
+        "context vectors",
+        f"Context vectors: {trace.num_tokens} tokens × {trace.output.shape[1]} numbers.",
+    )
+    views.show_side_by_side(
+        page, [(views.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]
+    )
+
+
+# The open panel (the others are not built), by its choice in the parameter table; the
+# steps' "Every number of this row" is drawn by show_views.
+PANELS: dict[str, Callable[[Page, int], None]] = {
+    "steps": lambda page, head: views.show_focus(page, page.trace, head, with_summary=False),
+    "scores": show_scores,
+    "qkv": lambda page, head: views.show_qkv(page, page.trace),
+    "checks": lambda page, head: panels.show_diagnostics(page, page.trace, head),
+    "code": lambda page, head: panels.show_code_export(page, page.trace, folded=False),
+}
+if set(PANELS) != set(PARAMS["panel"].choices):  # a choice renamed in the table: say so
+    raise RuntimeError(f"panels {sorted(PANELS)} differ from {PARAMS['panel'].choices}")
 
 
 run_order.views(page, show_views)

@@ -39,7 +39,8 @@ VIEWS = "views"
 SCOPED_PAGE = "_scoped_page"
 CHECKED = "_change_checked"  # after_change found that the change brings only new numbers
 # Changes that replace the matrix, the page's look or its open tab: always the whole page.
-WHOLE_PAGE = ("present", "panel", *state.MATRIX_SOURCE)
+# The weights' view too: the heatmap has a table section under it, which the page draws once.
+WHOLE_PAGE = ("present", "panel", "weights_view", *state.MATRIX_SOURCE)
 
 
 def widget(name: str, settings: Settings, count: int | None = None, **extra: Any) -> Any:
@@ -171,6 +172,7 @@ def _shown(param: Param, settings: Settings) -> bool:
 def sidebar(settings: Settings) -> None:
     """The navigation and every shared control, grouped as the table groups them."""
     with st.sidebar:
+        st.markdown("**Pages**")  # outside the links' fragment: drawn once per page run
         _navigation()
         widget("present", settings)
         for group, title in GROUPS:
@@ -194,7 +196,6 @@ def _navigation() -> None:
     Each link carries the current settings, so that opening it in a new tab shows the same.
     """
     links = state.links_for(state.current_settings(), [page.key for page in nav.PAGES])
-    st.markdown("**Pages**")
     for page in nav.PAGES:
         st.page_link(page.path, label=page.title, icon=page.icon, query_params=links[page.key])
 

@@ -7,11 +7,13 @@ are: nothing is recomputed here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
-from ui import charts, controls, lines, safe, state, views
+from ui import charts, controls, lines, safe, state, tables, views
 from ui.page import Page
 
 # views.CONTENT_WIDTH (880) is more than the main column at 1280 × 720 with the sidebar open
@@ -66,21 +68,45 @@ def show_lines(page: Page, chart: lines.Lines, key: str, max_width: int) -> None
         )
 
 
+@dataclass(frozen=True)
+class WeightsFrame:
+    """What the weights view draws once per page run, for a views fragment to fill."""
+
+    chart: DeltaGenerator  # the heatmap or the lines
+    table: DeltaGenerator | None  # the heatmap's "Show as table" section, when it is open
+
+
+def weights_frame(page: Page, key: str) -> WeightsFrame:
+    """A slot for the weights, the heatmap's table section under it and the view choice.
+
+    The choice is drawn under the chart (its value was read at the start of the run), so
+    the weights stay on the first screen with 12 tokens. Another choice reruns the whole
+    page (``controls.WHOLE_PAGE``): only the heatmap has a table section.
+    """
+    chart, table = st.container(), None
+    if page.settings["weights_view"] != "lines":
+        with st.expander("Show as table", key=f"{key}_table", on_change="rerun") as section:
+            table = section if section.open else None
+    controls.widget("weights_view", page.settings)
+    return WeightsFrame(chart, table)
+
+
 def show_weights(
     page: Page,
     trace: AttentionTrace,
     heatmap: charts.Heatmap,
+    frame: WeightsFrame,
     key: str,
     max_width: int = views.CONTENT_WIDTH,
 ) -> None:
-    """The weights as the learner chose to see them: the heatmap, or lines (all heads).
-
-    The choice is drawn under the chart (its value was read at the start of the run), so
-    the weights stay on the first screen with 12 tokens.
-    """
-    if page.settings["weights_view"] == "lines":
-        chart = lines_of(trace, page.labels, "attention weights as lines")
-        show_lines(page, chart, f"{key}_lines", max_width)
-    else:
-        views.show_heatmap(page, heatmap, key, max_width=max_width)
-    controls.widget("weights_view", page.settings)
+    """The weights as the learner chose to see them, in ``frame``: the heatmap (its numbers
+    in the open table section), or lines (all heads)."""
+    with frame.chart:
+        if page.settings["weights_view"] == "lines":
+            chart = lines_of(trace, page.labels, "attention weights as lines")
+            show_lines(page, chart, f"{key}_lines", max_width)
+        else:
+            views.show_heatmap(page, heatmap, key, max_width=max_width, table=False)
+    if frame.table is not None:
+        with frame.table:
+            st.markdown(tables.heatmap_table(heatmap, page.decimals))

@@ -93,6 +93,12 @@ class Page:
         """The focused token, 0-based."""
         return self.settings.query_index
 
+    def head(self, trace: AttentionTrace | None = None) -> int:
+        """The head shown, 0-based: the setting, within the heads of ``trace`` (by default
+        the page's own)."""
+        heads = (trace or self.trace).num_heads
+        return min(max(int(self.settings["head"]) - 1, 0), heads - 1)
+
     @property
     def decimals(self) -> int:
         """Decimals of every number shown."""

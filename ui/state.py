@@ -90,14 +90,9 @@ def preview(page: str) -> Settings | None:
     settings, changed_source, refused = _read_widgets(session[SETTINGS], page)
     if changed_source or refused:
         return None
-    key = editor_key()
-    if key in session:
-        try:
-            tokens, rows = editor.apply_edits(*session[EDITOR_BASE], session[key])
-        except AttentionInputError:
-            return None
-        if (tokens, rows) != (settings.tokens, settings.rows):
-            settings = settings.replace(tokens=tokens, rows=rows)
+    settings, error = _edited(settings)
+    if error is not None:
+        return None
     settings, settled = settle(settings)
     if any(not _lesson_elsewhere(n.param, page) for n in settled):
         return None
@@ -221,21 +216,29 @@ def editor_base() -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
 def _read_editor(settings: Settings) -> tuple[Settings, str | None]:
     """Apply the editor's pending edits to the matrix it was drawn from."""
     session = st.session_state
-    key = editor_key()
-    if key not in session:
+    if editor_key() not in session:
         # The grid is not in the browser (another page, or the first run): it will be drawn
         # from the current matrix.
         if session.get(EDITOR_BASE) != (settings.tokens, settings.rows):
             session[EDITOR_BASE] = (settings.tokens, settings.rows)
         return settings, None
-    base_tokens, base_rows = session[EDITOR_BASE]
-    try:
-        tokens, rows = editor.apply_edits(base_tokens, base_rows, session[key])
-    except editor.TooLargeError as error:
+    edited, error = _edited(settings)
+    if isinstance(error, editor.TooLargeError):
         _store_matrix_source(settings)  # refuse the whole paste: a fresh grid, last valid matrix
-        return settings, str(error)
+    return edited, None if error is None else str(error)
+
+
+def _edited(settings: Settings) -> tuple[Settings, AttentionInputError | None]:
+    """The settings with the editor's pending edits applied, storing nothing (``preview``
+    reads this too); on an edit that is refused, the settings as they were and why."""
+    session = st.session_state
+    key = editor_key()
+    if key not in session:
+        return settings, None
+    try:
+        tokens, rows = editor.apply_edits(*session[EDITOR_BASE], session[key])
     except AttentionInputError as error:
-        return settings, str(error)
+        return settings, error
     if (tokens, rows) != (settings.tokens, settings.rows):
         settings = settings.replace(tokens=tokens, rows=rows)
     return settings, None

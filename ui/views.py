@@ -59,8 +59,7 @@ def show_status(page: Page, result: AttentionTrace | None = None, announce: bool
     show_notices(page)
     if announce and page.info.key not in ("9_Word_vectors", "10_Real_sentences"):
         shown = result or page.trace
-        head = min(max(int(page.settings["head"]) - 1, 0), shown.num_heads - 1)
-        sentences.announce(page, shown, head)
+        sentences.announce(page, shown, page.head(shown))
 
 
 def show_notices(page: Page) -> None:
@@ -303,16 +302,22 @@ def predict(question: str, answer: str, key: str) -> None:
         st.button("Reveal the answer", key=f"reveal_{key}", on_click=state.reveal, args=(key,))
 
 
-def finish(page: Page) -> None:
-    """Write the view into the URL and give, at the foot of the sidebar, the link to it."""
-    settings = state.current_settings()  # with anything the page recorded since it began
-    state.sync_url(settings, page.info.key)
+def link_slot() -> DeltaGenerator:
+    """The foot of the sidebar: what the link to this view is, and a slot for the link."""
     with st.sidebar:
         st.markdown(
             "**Link to this view**  \nThe same numbers on any machine: copy it with the button "
             "at its right."
         )
+        return st.container()
 
+
+def finish(page: Page, slot: DeltaGenerator | None = None) -> None:
+    """Write the view into the URL and give, at the foot of the sidebar, the link to it
+    (in ``slot`` from :func:`link_slot` when the page made one before)."""
+    settings = state.current_settings()  # with anything the page recorded since it began
+    state.sync_url(settings, page.info.key)
+    with slot if slot is not None else link_slot():
         st.code(
             state.share_link(settings, page.info.key, page.info.url_path),
             language=None,

@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
+from attention_core.embeddings import display_labels
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_idle
 
@@ -151,3 +152,66 @@ def test_a_slider_change_does_not_resend_the_editor_but_a_new_example_does(serve
     wait_idle(page)
     sent = new_elements(frames)
     assert "dataframe" in sent and "checkbox" in sent  # a new matrix: the whole page
+
+
+def count_tables(page) -> int:
+    return len(screen.tables(page))
+
+
+def open_section(page, title: str) -> None:
+    """Open a folded section of the main area by clicking its title, as a learner does."""
+    before = len(screen.tables(page))
+    page.locator(f"{screen.MAIN} summary").filter(has_text=title).click()
+    assert screen.wait_for(page, count_tables, lambda n: n > before) == before + 1, title
+    wait_idle(page)
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """A Markdown table's text as the browser lays it out: rows of cells."""
+    return [line.split("\t") for line in text.strip().splitlines()]
+
+
+def check_tables_follow(page) -> None:
+    """The weights' table and the focused row's numbers are those of the page's URL."""
+    settings = expected.settings_of(page.url)
+    trace = expected.trace_of(settings)
+    labels = display_labels(trace.tokens)
+    cells = expected.weight_cells(settings, trace)
+    weights, rows = screen.tables(page)
+    assert [row[1:] for row in table_rows(weights)[1:]] == [
+        [cells[f"{row}, {column}"] for column in labels] for row in labels
+    ]
+    query = settings.query_index
+    focused = [cells[f"{labels[query]}, {key}"] for key in labels]
+    assert [row[-1] for row in table_rows(rows)[1:]] == focused  # each key's weight
+
+
+def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, page):
+    """The weights' "Show as table" and the steps' "Every number of this row" are drawn once
+    per page run and filled by the views: open, they follow every partial rerun."""
+    screen.open_page(page, server)
+    wait_idle(page)
+    open_section(page, "Show as table")
+    open_section(page, "Every number of this row")
+    check_tables_follow(page)
+
+    for step in range(3):  # the first change reruns the whole page, the others only the views
+        before = screen.tables(page)
+        learner.press_slider(page, "d_out", "ArrowRight" if step < 2 else "ArrowLeft")
+        screen.after_change(page, screen.tables, before)
+        check_tables_follow(page)
+
+    before = screen.tables(page)
+    learner.type_in_cell(page, 2, 1, "-1.5")
+    screen.after_change(page, screen.tables, before)
+    assert expected.settings_of(page.url).rows[2][0] == -1.5
+    check_tables_follow(page)
+
+    learner.click_radio(page, "weights_view", "lines")  # the lines have no table section
+    assert screen.wait_for(page, count_tables, lambda n: n == 1) == 1
+    learner.click_radio(page, "weights_view", "heatmap")
+    screen.wait_for(page, lambda p: p.locator(f"{screen.MAIN} summary").all_inner_texts(), bool)
+    wait_idle(page)
+    open_section(page, "Show as table")  # the section is back under the heatmap, folded
+    check_tables_follow(page)
+    assert screen.exceptions(page) == [] and screen.warnings(page) == []
