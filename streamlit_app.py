@@ -46,7 +46,6 @@ else:
         show_matrix_editor(page)
     show_glove_import(page)
 with top:
-    head_slot = st.container()  # the head's choice, when d_out is split into several
     frame = lines_view.weights_frame(page, "hm_weights")
 summary = st.container(key="result_summary")
 # The tabs are drawn once per page run too: a change redraws only the open one (choosing
@@ -68,7 +67,7 @@ def show_views(page: Page) -> None:
     if side_by_side(page) != beside:
         st.rerun()  # the weights move beside or under the editor: the whole page
     trace = page.trace
-    with head_slot:
+    with frame.chart:  # written on every run: the head's choice has no slot of its own
         head = views.head_choice(page)
     weights = views.weights_heatmap(page, trace, head)
     max_width = SIDE_WIDTH if beside else views.CONTENT_WIDTH

@@ -87,9 +87,9 @@ ONE_RUN = (
     ),
     (
         "streamlit_app.py",
-        "    trace = page.trace\n    with head_slot:\n",
+        "    trace = page.trace\n    with frame.chart:",
         "    with d_out_slot:\n        controls.widget('d_out', page.settings)\n"
-        "    trace = page.trace\n    with head_slot:\n",
+        "    trace = page.trace\n    with frame.chart:",
     ),
 )
 

@@ -207,7 +207,9 @@ def views(page: Page, draw: Callable[[Page], None]) -> None:
     it changes and the page links, ``controls.after_change``), which receives the page settled
     again: what it draws must depend on nothing else of the run. ``draw`` may write into
     containers made before (a column, a slot in the header); what it wrote there is replaced
-    on each of its reruns.
+    on each of its reruns. It must write into such a container on every whole run in which
+    a partial rerun may write there: Streamlit reserves the fragment's place in an outside
+    container only when the whole run wrote to it.
     """
 
     @st.fragment(key=controls.VIEWS)
@@ -241,7 +243,7 @@ def _again(info: nav.PageInfo) -> Page:
     state.remember(controls.CHECKED, False)
     if state.recall(controls.SCOPED_PAGE) is None:  # the last whole run did not finish them
         st.rerun()
-    if not checked and state.preview(info.key) is None:  # e.g. a section opened in the views
+    if not checked and state.preview(info.key) is None:  # e.g. a section opened in a panel
         st.rerun()
     current = state.begin(info.key)
     return _page(info, current, state.current_settings())

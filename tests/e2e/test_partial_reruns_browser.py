@@ -189,6 +189,8 @@ def check_tables_follow(page) -> None:
 def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, page):
     """The weights' "Show as table" and the steps' "Every number of this row" are drawn once
     per page run and filled by the views: open, they follow every partial rerun."""
+    frames: list[bytes] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     screen.open_page(page, server)
     wait_idle(page)
     open_section(page, "Show as table")
@@ -197,15 +199,23 @@ def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, pag
 
     for step in range(3):  # the first change reruns the whole page, the others only the views
         before = screen.tables(page)
+        wait_idle(page)
+        frames.clear()
         learner.press_slider(page, "d_out", "ArrowRight" if step < 2 else "ArrowLeft")
         screen.after_change(page, screen.tables, before)
+        wait_idle(page)
         check_tables_follow(page)
+        if step > 0:  # filled by a rerun of the views alone: the editor was not resent
+            assert "dataframe" not in new_elements(frames)
 
     before = screen.tables(page)
+    frames.clear()
     learner.type_in_cell(page, 2, 1, "-1.5")
     screen.after_change(page, screen.tables, before)
+    wait_idle(page)
     assert expected.settings_of(page.url).rows[2][0] == -1.5
     check_tables_follow(page)
+    assert "dataframe" not in new_elements(frames)
 
     learner.click_radio(page, "weights_view", "lines")  # the lines have no table section
     assert screen.wait_for(page, count_tables, lambda n: n == 1) == 1
@@ -214,4 +224,35 @@ def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, pag
     wait_idle(page)
     open_section(page, "Show as table")  # the section is back under the heatmap, folded
     check_tables_follow(page)
+    assert screen.exceptions(page) == [] and screen.warnings(page) == []
+
+
+def test_more_heads_in_a_partial_rerun_bring_the_head_choice_above_the_weights(server, page):
+    """One head draws no head choice; a later partial rerun with three draws it above the
+    weights (in a slot the whole run made) and a head picked there moves every number."""
+    screen.open_page(page, server)
+    wait_idle(page)
+    learner.press_slider(page, "d_out")  # 2 → 3, the session's first change: the whole page
+    screen.after_change(page, screen.summary_text, expected.summary(expected.settings_of("")))
+    wait_idle(page)
+    assert page.locator(".st-key-head").count() == 0
+
+    before = screen.summary_text(page)
+    learner.choose(page, "heads", "3")  # only the views and the links rerun
+    screen.after_change(page, screen.summary_text, before)
+    wait_idle(page)
+    settings = expected.settings_of(page.url)
+    assert settings["heads"] == 3
+    assert screen.summary_text(page) == expected.summary(settings)
+    choice = page.locator(".st-key-head")
+    chart = page.locator(screen.CHART).first
+    assert choice.bounding_box()["y"] < chart.bounding_box()["y"]  # above the weights
+
+    before = screen.summary_text(page)
+    learner.click_radio(page, "head", "head 2")
+    screen.after_change(page, screen.summary_text, before)
+    settings = expected.settings_of(page.url)
+    assert settings["head"] == 2
+    assert screen.summary_text(page) == expected.summary(settings, head=1)
+    assert expected.settings_of(screen.share_link(page)) == settings
     assert screen.exceptions(page) == [] and screen.warnings(page) == []
