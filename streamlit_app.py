@@ -5,7 +5,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from attention_core.params import PARAMS
-from ui import charts, controls, lines_view, panels, sentences, views
+from ui import charts, controls, lines_view, panels, sections, sentences, views
 from ui import page as run_order
 from ui.matrix_editor import show_glove_import, show_matrix_editor
 from ui.page import Page
@@ -57,7 +57,7 @@ with tabs[open_tab]:
     panel_slot, rows = st.container(), None
     if panel == "steps":
         label = "Every number of this row"
-        with st.expander(label, key="focus_rows", on_change="rerun") as section:
+        with sections.section(label, "focus_rows") as section:
             rows = section if section.open else None
 link = views.link_slot()
 

@@ -25,7 +25,7 @@ from attention_core.embeddings import display_labels
 from attention_core.param_spec import Param
 from attention_core.params import PARAMS
 from attention_core.settings import Settings, head_choices
-from ui import nav, safe, state
+from ui import nav, safe, sections, state
 
 GROUPS = (
     ("input", "Input"),
@@ -180,7 +180,7 @@ def sidebar(settings: Settings) -> None:
             for name in SIDEBAR[group]:
                 _WIDGETS[name]()
         # Built only when open: a change elsewhere does not resend these widgets.
-        with st.expander("More settings", key="more_settings", on_change="rerun") as more:
+        with sections.section("More settings", "more_settings") as more:
             if not more.open:
                 return
             for group in MORE:

@@ -11,7 +11,7 @@ import streamlit as st
 from attention_core import AttentionTrace
 from attention_core.flow import FlowNumbers, flow_numbers
 from attention_core.params import FLOW_STAGES
-from ui import charts, controls, flow, safe, sentences, state, tables, views
+from ui import charts, controls, flow, safe, sections, sentences, state, tables, views
 from ui.lines_view import MAIN_WIDTH
 from ui.page import Page
 
@@ -80,7 +80,7 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
     st.vega_lite_chart(spec=charts.with_table(spec), key="flow_picture", width="content")
     with st.container(key="flow_stage_text"):
         st.markdown(stage_sentence(page, trace, numbers, stage))
-    with st.expander("Show as tables", key="flow_tables", on_change="rerun") as tables_open:
+    with sections.section("Show as tables", "flow_tables") as tables_open:
         if tables_open.open:
             st.markdown(flow_tables(page, trace, numbers))
     return numbers

@@ -13,7 +13,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
-from ui import charts, controls, lines, safe, state, tables, views
+from ui import charts, controls, lines, safe, sections, state, tables, views
 from ui.page import Page
 
 # views.CONTENT_WIDTH (880) is more than the main column at 1280 × 720 with the sidebar open
@@ -85,7 +85,7 @@ def weights_frame(page: Page, key: str) -> WeightsFrame:
     """
     chart, table = st.container(), None
     if page.settings["weights_view"] != "lines":
-        with st.expander("Show as table", key=f"{key}_table", on_change="rerun") as section:
+        with sections.section("Show as table", f"{key}_table") as section:
             table = section if section.open else None
     controls.widget("weights_view", page.settings)
     return WeightsFrame(chart, table)

@@ -10,7 +10,7 @@ import streamlit as st
 from attention_core import AttentionTrace
 from attention_core.export import export_script
 from attention_core.reference import check_against_torch
-from ui import safe, tables
+from ui import safe, sections, tables
 from ui.page import Page
 
 CSV_MATRICES = (
@@ -82,7 +82,7 @@ def show_diagnostics(page: Page, trace: AttentionTrace, head: int = 0) -> None:
 def show_code_export(page: Page, trace: AttentionTrace, folded: bool = True) -> None:
     """The PyTorch script that reproduces this view, and CSV downloads (built when opened)."""
     if folded:
-        with st.expander("Reproduce in PyTorch", key="export_open", on_change="rerun") as panel:
+        with sections.section("Reproduce in PyTorch", "export_open") as panel:
             if panel.open:
                 _code_export(trace)
     else:

@@ -16,7 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core import AttentionTrace
 from attention_core.formatting import format_number
 from attention_core.params import PARAMS
-from ui import charts, controls, formulas, plots, safe, sentences, state, tables
+from ui import charts, controls, formulas, plots, safe, sections, sentences, state, tables
 from ui.page import Page
 
 SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
@@ -100,7 +100,7 @@ def show_tables(
 ) -> None:
     """The heatmaps' numbers as tables, built only when the learner opens them; each named
     by its chart's title when there are several."""
-    with st.expander(label, key=key, on_change="rerun") as tables_open:
+    with sections.section(label, key) as tables_open:
         if tables_open.open:
             for heatmap, _ in heatmaps:
                 if len(heatmaps) > 1:

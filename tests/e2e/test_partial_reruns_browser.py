@@ -188,7 +188,8 @@ def check_tables_follow(page) -> None:
 
 def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, page):
     """The weights' "Show as table" and the steps' "Every number of this row" are drawn once
-    per page run and filled by the views: open, they follow every partial rerun."""
+    per page run and filled by the views: open, they follow every partial rerun, and they
+    are still open when they come back after the lines or another tab."""
     frames: list[bytes] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     screen.open_page(page, server)
@@ -220,9 +221,23 @@ def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, pag
     learner.click_radio(page, "weights_view", "lines")  # the lines have no table section
     assert screen.wait_for(page, count_tables, lambda n: n == 1) == 1
     learner.click_radio(page, "weights_view", "heatmap")
-    screen.wait_for(page, lambda p: p.locator(f"{screen.MAIN} summary").all_inner_texts(), bool)
+    # The section comes back under the heatmap as the learner left it: open.
+    assert screen.wait_for(page, count_tables, lambda n: n == 2) == 2
     wait_idle(page)
-    open_section(page, "Show as table")  # the section is back under the heatmap, folded
+    check_tables_follow(page)
+
+    page.get_by_role("tab", name="Queries, keys and values").click()  # no row section there
+    assert screen.wait_for(page, count_tables, lambda n: n == 1) == 1
+    wait_idle(page)
+    page.get_by_role("tab", name="Step by step").click()
+    assert screen.wait_for(page, count_tables, lambda n: n == 2) == 2  # open as it was left
+    wait_idle(page)
+    check_tables_follow(page)
+
+    learner.go_to(page, "1 · Embeddings")  # another page, then back by the sidebar's link
+    learner.go_to(page, "Playground")
+    assert screen.wait_for(page, count_tables, lambda n: n == 2) == 2
+    wait_idle(page)
     check_tables_follow(page)
     assert screen.exceptions(page) == [] and screen.warnings(page) == []
 
