@@ -81,10 +81,12 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
         if settings[name] > count:
             state.set_value(name, count)
         options = list(range(int(param.low if param.low is not None else 1), count + 1))
+        format_func = format_func or (lambda i: f"{param.label} {i}")
+        _follow(name, min(settings[name], count), options, format_func)
         return st.selectbox(
             param.label,
             options,
-            format_func=format_func or (lambda i: f"{param.label} {i}"),
+            format_func=format_func,
             **_start(name, settings, options),
             **common,
         )
@@ -92,6 +94,7 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
         return _draw_value_widget(param, settings, common)
     options, default_format = _options(param, settings)
     format_func = format_func or default_format
+    _follow(name, settings[name], options, format_func)
     start = _start(name, settings, options)
     if param.widget == "radio":
         return st.radio(
@@ -102,8 +105,10 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
 
 def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any]) -> Any:
     start = _start(param.name, settings)
-    if param.widget == "slider":
+    if param.widget in ("slider", "number"):
         low, high = param.limits(settings.num_tokens)  # a token count stops at the tokens
+        state.follow_form(param.name, settings[param.name], (low, high))
+    if param.widget == "slider":
         return st.slider(
             param.label,
             min_value=_num(param, low),
@@ -113,7 +118,6 @@ def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any])
             **common,
         )
     if param.widget == "number":
-        low, high = param.limits(settings.num_tokens)
         return st.number_input(
             param.label, min_value=int(low), max_value=int(high), step=1, **start, **common
         )
@@ -134,6 +138,11 @@ def _start(name: str, settings: Settings, options: list[Any] | None = None) -> d
     if options is None:
         return {"value": value}
     return {"index": options.index(value)} if value in options else {}
+
+
+def _follow(name: str, value: Any, options: list[Any], label: Callable[[Any], str]) -> None:
+    """A choice widget's choices as the learner reads them are its form (state.follow_form)."""
+    state.follow_form(name, value, tuple((option, label(option)) for option in options))
 
 
 def _num(param: Param, value: float | None) -> float | int:

@@ -39,6 +39,8 @@ SETTINGS = "_settings"
 EDITOR_BASE = "_editor_base"
 EDITOR_GENERATION = "_editor_generation"
 FRESH = "_fresh_session"
+FORMS = "_widget_forms"  # each widget's range or choices as last drawn (follow_form)
+WIDGETS_PAGE = "_widgets_page"  # the page whose widgets the last run prepared
 SHARED_PARAMS = tuple(
     name for name, p in PARAMS.items() if p.widget and p.scope in ("input", "config", "view")
 )
@@ -75,7 +77,9 @@ def begin(page: str) -> Run:
     settings, settled = settle(settings)
     notices += [n for n in settled if not _lesson_elsewhere(n.param, page)]
     session[SETTINGS] = settings
-    if not session[FRESH]:  # a session's first run starts its widgets from their value=
+    if session[FRESH]:  # a session's first run starts its widgets from their value=
+        session[WIDGETS_PAGE] = page
+    else:
         _prepare_widgets(settings, page)
     return Run(settings, notices, editor_error)
 
@@ -181,16 +185,44 @@ def _widget_names(page: str) -> tuple[str, ...]:
 
 
 def _prepare_widgets(settings: Settings, page: str) -> None:
-    """Set each widget's key to its settled value, on every run but a session's first.
+    """Set a widget's key to its settled value where the browser holds another (or none): a
+    value settled, clamped or given by a link, a widget drawn again after a run without it,
+    every widget in the first run on another page (Streamlit's widgets there are others).
 
-    Also when the value did not change: a slider whose range follows the tokens becomes
-    another widget when its range changes, and Streamlit would draw it at its minimum; and a
-    select box of tokens shows their labels, so after a rename the browser must be told the
-    new label (else it sends the old one back on the next run, which matches no option).
+    Never to the value the browser sent: Streamlit draws a widget whose key was set with
+    that value *imposed*, and a learner who moved it again meanwhile (three quick arrow
+    presses on a slider) would see it jump back, while the numbers follow the later value,
+    and the next change would send the old one. A widget whose range or choices change is
+    set where it is drawn (:func:`follow_form`).
     """
     session = st.session_state
+    another_page = session.get(WIDGETS_PAGE) != page
+    session[WIDGETS_PAGE] = page
     for name in _widget_names(page):
-        session[name] = _to_widget(name, settings[name])
+        if another_page or not _holds(name, settings[name]):
+            session[name] = _to_widget(name, settings[name])
+
+
+def _holds(name: str, value: Any) -> bool:
+    """True when the browser already holds ``value`` for this widget."""
+    if name not in st.session_state:
+        return False
+    try:
+        return PARAMS[name].check(_from_widget(name, st.session_state[name])) == value
+    except AttentionInputError:
+        return False
+
+
+def follow_form(name: str, value: Any, form: tuple[Any, ...]) -> None:
+    """Just before a widget is drawn: when its range, choices or their labels (``form``)
+    differ from the last time it was drawn, set its key to ``value``. A slider with another
+    range is another widget, which Streamlit would start at its minimum; a select box whose
+    labels changed (a renamed token) would get the old label back, which matches no option.
+    """
+    forms = st.session_state.setdefault(FORMS, {})
+    if forms.get(name) != form and not is_fresh():
+        st.session_state[name] = _to_widget(name, value)
+    forms[name] = form
 
 
 # --- the matrix editor ------------------------------------------------------------------------
@@ -223,8 +255,8 @@ def _read_editor(settings: Settings) -> tuple[Settings, str | None]:
             session[EDITOR_BASE] = (settings.tokens, settings.rows)
         return settings, None
     edited, error = _edited(settings)
-    if isinstance(error, editor.TooLargeError):
-        _store_matrix_source(settings)  # refuse the whole paste: a fresh grid, last valid matrix
+    if isinstance(error, editor.WholeEditError):  # a paste too large, every row deleted
+        _store_matrix_source(settings)  # a fresh grid with the last valid matrix
     return edited, None if error is None else str(error)
 
 

@@ -12,11 +12,10 @@ import re
 import time
 
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+from hypothesis.stateful import invariant, rule
 
-from tests.e2e import expected, learner, screen
+from tests.e2e import expected, learner, machines, screen
 
 pytestmark = pytest.mark.e2e
 
@@ -60,16 +59,11 @@ def expected_cells(url: str, mask: list[list[bool]]) -> dict[str, str]:
     return expected.weight_cells(found, trace)
 
 
-class TickingTheMask(RuleBasedStateMachine):
+class TickingTheMask(machines.LearnerMachine):
     """Space on one cell after another; the model is the mask the learner has ticked."""
-
-    server = ""
-    browser = None
 
     def __init__(self) -> None:
         super().__init__()
-        self.context = self.browser.new_context(viewport={"width": 1280, "height": 720})
-        self.page = self.context.new_page()
         self.page.goto(f"{self.server}/Causal_mask")
         screen.wait_ready(self.page, 120)
         screen.wait_idle(self.page)
@@ -96,7 +90,7 @@ class TickingTheMask(RuleBasedStateMachine):
     def teardown(self) -> None:
         try:
             link = screen.share_link(self.page)
-            fresh = self.browser.new_context(viewport={"width": 1280, "height": 720})
+            fresh = self.browser.new_context(viewport=machines.VIEWPORT)
             other = fresh.new_page()
             other.goto(link)
             screen.wait_ready(other, 120)
@@ -105,22 +99,13 @@ class TickingTheMask(RuleBasedStateMachine):
             assert [[c == "true" for c in row[1:]] for row in grid_rows(other)] == self.mask
             fresh.close()
         finally:
-            self.context.close()
+            super().teardown()
 
 
 def test_ticking_the_mask_cell_by_cell_shows_the_cores_weights_and_the_link_keeps_it(
     server, browser
 ):
-    TickingTheMask.server, TickingTheMask.browser = server, browser
-    run_state_machine_as_test(
-        TickingTheMask,
-        settings=settings(
-            max_examples=3,
-            stateful_step_count=5,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-        ),
-    )
+    machines.run(TickingTheMask, server, browser, steps=5)
 
 
 def test_a_row_deleted_elsewhere_restarts_the_mask_and_the_page_says_so(server, page):

@@ -28,6 +28,7 @@ from tests.ui.apptest import (
     WIDGET_KINDS,
     alerts,
     assert_clean,
+    current_page,
     go_to,
     grid_key,
     open_page,
@@ -263,8 +264,10 @@ class LearnerSession(RuleBasedStateMachine):
 
     @rule(page=st.sampled_from([HOME, HOME, *PAGES]))
     def go_to_page(self, page: str) -> None:
-        before = self.matrix()
+        before, here = self.matrix(), current_page(self.at)
         go_to(self.at, page)
+        if page != here:  # another page: a grid of its own, drawn from the current matrix
+            self.grid = None
         self.ran()
         assert self.matrix() == before
 

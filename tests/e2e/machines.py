@@ -1,0 +1,38 @@
+"""Hypothesis state machines that drive one learner's page in Chromium."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, settings
+from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
+
+VIEWPORT = {"width": 1280, "height": 720}
+
+
+class LearnerMachine(RuleBasedStateMachine):
+    """A fresh browser context (its own cookies) at 1280 × 720 for each example, closed at the
+    end; :func:`run` sets the server and the browser."""
+
+    server = ""
+    browser = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.context = self.browser.new_context(viewport=VIEWPORT)
+        self.page = self.context.new_page()
+
+    def teardown(self) -> None:
+        self.context.close()
+
+
+def run(machine: type[LearnerMachine], server: str, browser, steps: int) -> None:
+    """A few examples of ``steps`` steps each: every step is a real gesture, and slow."""
+    machine.server, machine.browser = server, browser
+    run_state_machine_as_test(
+        machine,
+        settings=settings(
+            max_examples=3,
+            stateful_step_count=steps,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )
