@@ -29,8 +29,17 @@ NEW_LABEL = "new"  # what a row added in the grid is called until the learner na
 Matrix = tuple[tuple[float, ...], ...]
 
 
-class TooLargeError(AttentionInputError):
+class WholeEditError(AttentionInputError):
+    """A change that no cell of the grid can fix: it is not applied, and the grid starts again
+    from the last valid matrix (else the grid would show what the results do not use)."""
+
+
+class TooLargeError(WholeEditError):
     """An edit that would make the matrix larger than the dashboard holds."""
+
+
+class EmptyMatrixError(WholeEditError):
+    """An edit that would delete every token."""
 
 
 def column_names(width: int) -> list[str]:
@@ -92,6 +101,7 @@ def apply_edits(
 
     Raises:
         TooLargeError: when the result would have more rows than the dashboard holds.
+        EmptyMatrixError: when it would have none.
         AttentionInputError: naming the first bad cell (row and column) and what is wrong.
     """
     if not isinstance(edits, Mapping):
@@ -105,7 +115,7 @@ def apply_edits(
             "so it was not applied"
         )
     if count < 1:
-        raise AttentionInputError("the matrix needs at least one token; the last one stays")
+        raise EmptyMatrixError("the matrix needs at least one token; the last one stays")
     names = column_names(len(rows[0]))
     edited = edits.get("edited_rows") or {}
     new_tokens: list[str] = []

@@ -396,3 +396,32 @@ def test_typed_matrices_that_do_not_fit_are_named_not_dropped_silently(server, p
     sidebar = expected.trace_of(settings)  # the sidebar's run: its W_query
     assert settings["wq"] == tuple(tuple(round(v, 6) for v in r) for r in sidebar.W_query.tolist())
     _typed_weights_on_screen(page, settings)
+
+
+GRID_TEXT = (  # Glide draws on a canvas and mirrors the grid as an accessible table
+    "() => [...document.querySelectorAll('[data-testid=stDataFrame] table tr')]"
+    ".map(r => [...r.querySelectorAll('th, td')].map(c => c.innerText.trim()))"
+    ".filter(cells => cells.some(c => /^[0-9.-]+$/.test(c)))"  # not the header
+)
+
+
+def test_deleting_the_only_token_is_refused_and_the_grid_keeps_it(server, page):
+    """The message says the last token stays: the grid must show it too, so that the next
+    edit (a new row) is made to the matrix the results use."""
+    screen.open_page(page, f"{server}/?x=0.5,0.2&tokens=solo")
+    solo = expected.summary(expected.settings_of("x=0.5,0.2&tokens=solo"))
+    assert screen.summary_text(page) == solo
+    learner.delete_row(page, 0)
+    shown = _wait_for_alert(page, "at least one token")
+    assert any("the last one stays" in a for a in shown), shown
+    grid = screen.wait_for(page, lambda p: p.evaluate(GRID_TEXT), lambda rows: len(rows) == 1)
+    assert [row[-3:] for row in grid] == [["solo", "0.50", "0.20"]]
+    assert screen.summary_text(page) == solo
+    assert expected.settings_of(screen.share_link(page)).tokens == ("solo",)
+
+    screen.wait_idle(page)
+    learner.add_row(page)
+    screen.after_change(page, screen.summary_text, solo)
+    assert expected.settings_of(screen.share_link(page)).tokens == ("solo", "new")
+    assert _matrix_alerts(page) == []
+    assert screen.summary_text(page) == expected.summary(expected.settings_of(page.url))
