@@ -21,7 +21,10 @@ CLICKER_CSS = ".st-key-flow_clicker { display: none; }"
 
 
 def show_stepper(page: Page) -> int:
-    """Previous and Next (also ← and →, PageUp and PageDown), and the stage by name."""
+    """Previous and Next (also ← and →, PageUp and PageDown), and the stage by name.
+
+    The buttons have no arrow icons: Streamlit already shows each one's key, an arrow.
+    """
     stage = int(page.settings["stage"])
     last = len(FLOW_STAGES)
     back, pick, forward = st.columns([1, 2.4, 1], vertical_alignment="bottom")
@@ -29,7 +32,6 @@ def show_stepper(page: Page) -> int:
         st.button(
             "Previous",
             key="stage_previous",
-            icon=":material/arrow_back:",
             shortcut="Left",
             disabled=stage <= 1,
             on_click=state.step_value,
@@ -42,8 +44,6 @@ def show_stepper(page: Page) -> int:
         st.button(
             "Next",
             key="stage_next",
-            icon=":material/arrow_forward:",
-            icon_position="right",
             shortcut="Right",
             disabled=stage >= last,
             on_click=state.step_value,
