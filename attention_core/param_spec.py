@@ -28,7 +28,9 @@ class Param:
     ``scope`` says what it belongs to: ``input`` (the embedding matrix), ``config`` (a field of
     :class:`~attention_core.config.AttentionConfig`), ``view`` (how the dashboard shows things)
     or ``lesson`` (a control that lives on one lesson page, named by ``page``).
-    ``tokens`` is ``index`` for a 1-based token position, ``count`` for 0..num_tokens, or empty.
+    ``tokens`` is ``index`` for a 1-based token position, ``count`` for 0..num_tokens,
+    ``position`` for a token position that is not narrowed to the matrix (0: none; page 10's
+    sentences are longer), or empty. A position follows its token when an edit moves it.
     ``internal`` lists choices a program may set but a person never types (``custom``).
     ``widget`` is the dashboard's control (empty: none, e.g. a matrix carried only by links).
     ``only_when`` names another knob's value that must hold for this knob to matter.

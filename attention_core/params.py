@@ -398,6 +398,7 @@ _ROWS = (
         low=0,
         high=32,  # a real model's sentence (page 10) has up to 32 tokens
         step=1,
+        tokens="position",
         widget="select",
         dashboard_only=True,
     ),

@@ -231,7 +231,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
     notices: list[Notice] = []
     count = settings.num_tokens
     for name, param in PARAMS.items():
-        if not param.tokens or name not in values:
+        if param.tokens not in ("index", "count") or name not in values:
             continue
         low, high = param.limits(count)
         if not low <= values[name] <= high:
@@ -265,6 +265,23 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
         )
         values["head"] = heads
     return Settings(_frozen(values), settings.tokens, settings.rows), notices
+
+
+def follow_tokens(settings: Settings, moved: Mapping[int, int]) -> Settings:
+    """The settings with every token position (the focused token, the lines' token...) moved
+    with its token, after an edit that deleted or added rows above it.
+
+    Args:
+        settings: the settings after the edit, positions still as they were before it.
+        moved: each surviving token's 0-based row before the edit -> its row after.
+    """
+    changes = {}
+    for name, param in PARAMS.items():
+        if param.tokens in ("index", "position") and name in settings.values:
+            row = int(settings[name]) - 1
+            if row in moved and moved[row] != row:
+                changes[name] = moved[row] + 1
+    return settings.replace(**changes) if changes else settings
 
 
 def _matters(param: Param, values: Mapping[str, Any]) -> bool:

@@ -106,8 +106,7 @@ def apply_edits(
     """
     if not isinstance(edits, Mapping):
         return tuple(tokens), rows
-    deleted = {int(i) for i in edits.get("deleted_rows") or [] if _is_index(i, len(rows))}
-    added = list(edits.get("added_rows") or [])
+    deleted, added = _deleted_and_added(len(rows), edits)
     count = len(rows) - len(deleted) + len(added)
     if count > MAX_TOKENS:
         raise TooLargeError(
@@ -133,6 +132,23 @@ def apply_edits(
         new_tokens.append(_label(record.get(TOKEN_COLUMN, NEW_LABEL), position))
         new_rows.append(_row(record, (0.0,) * len(names), names, position))
     return tuple(new_tokens), tuple(new_rows)
+
+
+def row_positions(count: int, edits: object) -> dict[tuple[str, int], int]:
+    """Where each row sits after the browser's edits, 0-based: ``("row", i)`` for row ``i``
+    of the table the grid was drawn from (absent when deleted), ``("added", j)`` for the
+    ``j``-th row added since. Rows keep their order; added rows come last."""
+    if not isinstance(edits, Mapping):
+        return {("row", i): i for i in range(count)}
+    deleted, added = _deleted_and_added(count, edits)
+    kept = [("row", i) for i in range(count) if i not in deleted]
+    kept += [("added", j) for j in range(len(added))]
+    return {row: position for position, row in enumerate(kept)}
+
+
+def _deleted_and_added(count: int, edits: Mapping) -> tuple[set[int], list[object]]:
+    deleted = {int(i) for i in edits.get("deleted_rows") or [] if _is_index(i, count)}
+    return deleted, list(edits.get("added_rows") or [])
 
 
 def _is_index(value: object, count: int) -> bool:

@@ -28,6 +28,7 @@ from attention_core.settings import (
     Notice,
     Settings,
     default_settings,
+    follow_tokens,
     link_params,
     preset_matrix,
     read_params,
@@ -38,6 +39,7 @@ from ui import editor
 SETTINGS = "_settings"
 EDITOR_BASE = "_editor_base"
 EDITOR_GENERATION = "_editor_generation"
+EDITOR_ROWS = "_editor_rows"  # where the grid's rows sat after the last edit applied
 FRESH = "_fresh_session"
 FORMS = "_widget_forms"  # each widget's range or choices as last drawn (follow_form)
 WIDGETS_PAGE = "_widgets_page"  # the page whose widgets the last run prepared
@@ -251,13 +253,32 @@ def _read_editor(settings: Settings) -> tuple[Settings, str | None]:
     if editor_key() not in session:
         # The grid is not in the browser (another page, or the first run): it will be drawn
         # from the current matrix.
+        session.pop(EDITOR_ROWS, None)
         if session.get(EDITOR_BASE) != (settings.tokens, settings.rows):
             session[EDITOR_BASE] = (settings.tokens, settings.rows)
         return settings, None
     edited, error = _edited(settings)
     if isinstance(error, editor.WholeEditError):  # a paste too large, every row deleted
         _store_matrix_source(settings)  # a fresh grid with the last valid matrix
+    elif error is None:
+        session[EDITOR_ROWS] = (editor_key(), _grid_rows())
     return edited, None if error is None else str(error)
+
+
+def _grid_rows() -> dict[tuple[str, int], int]:
+    """Where each row of the grid sits after the browser's edits (``editor.row_positions``)."""
+    session = st.session_state
+    return editor.row_positions(len(session[EDITOR_BASE][1]), session.get(editor_key()))
+
+
+def _moved_rows() -> dict[int, int]:
+    """Each token's row before the browser's pending edit -> its row after it."""
+    session = st.session_state
+    key, before = session.get(EDITOR_ROWS, (None, None))
+    if key != editor_key():  # no edit applied yet to this grid: its rows as drawn
+        before = editor.row_positions(len(session[EDITOR_BASE][1]), None)
+    after = _grid_rows()
+    return {row: after[grid_row] for grid_row, row in before.items() if grid_row in after}
 
 
 def _edited(settings: Settings) -> tuple[Settings, AttentionInputError | None]:
@@ -272,7 +293,7 @@ def _edited(settings: Settings) -> tuple[Settings, AttentionInputError | None]:
     except AttentionInputError as error:
         return settings, error
     if (tokens, rows) != (settings.tokens, settings.rows):
-        settings = settings.replace(tokens=tokens, rows=rows)
+        settings = follow_tokens(settings.replace(tokens=tokens, rows=rows), _moved_rows())
     return settings, None
 
 

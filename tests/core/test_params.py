@@ -10,7 +10,7 @@ from attention_core import AttentionConfig, AttentionInputError, make_embeddings
 from attention_core.embeddings import Embeddings, display_labels, preset_embeddings
 from attention_core.params import CONFIG_PARAMS, PARAMS
 from attention_core.parsing import check_label, format_matrix, parse_matrix, parse_number
-from attention_core.settings import default_settings, link_params, read_params
+from attention_core.settings import default_settings, follow_tokens, link_params, read_params
 
 
 @pytest.mark.parametrize(
@@ -266,3 +266,14 @@ def test_labels_take_printable_characters_only(label, message):
 )
 def test_labels_with_markup_characters_are_accepted_as_text(label):
     assert check_label(f" {label} ", "token") == label
+
+
+def test_token_positions_follow_their_token_and_a_deleted_ones_keeps_its_place():
+    settings = default_settings().replace(query=4, isolate=6, peek_token=2, padding=2)
+    # rows 0 and 2 deleted: 1 -> 0, 3 -> 1, 4 -> 2, 5 -> 3
+    moved = follow_tokens(settings, {1: 0, 3: 1, 4: 2, 5: 3})
+    assert (moved["query"], moved["isolate"], moved["peek_token"]) == (2, 4, 1)
+    assert moved["padding"] == 2  # a count of tokens at the end, not a token
+    assert follow_tokens(settings, {0: 0, 1: 1, 2: 2}) == settings  # token 4 gone: it stays
+    everyone = settings.replace(isolate=0)  # 0: every token, not a position
+    assert follow_tokens(everyone, {0: 1, 1: 2})["isolate"] == 0

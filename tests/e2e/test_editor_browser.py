@@ -425,3 +425,38 @@ def test_deleting_the_only_token_is_refused_and_the_grid_keeps_it(server, page):
     assert expected.settings_of(screen.share_link(page)).tokens == ("solo", "new")
     assert _matrix_alerts(page) == []
     assert screen.summary_text(page) == expected.summary(expected.settings_of(page.url))
+
+
+def test_the_focused_token_and_its_lines_follow_it_when_rows_above_are_deleted(server, page):
+    """Focused on "one" with its lines alone shown, the learner deletes tokens above it: the
+    explanation, the sidebar's choice, the lines and the link stay on "one"; then a slider
+    step keeps it there."""
+    screen.open_page(page, f"{server}/?query=5&weights_view=lines&isolate=5")
+    tokens = list(BOOK_TOKENS)
+
+    def check(query: int, step: str) -> None:
+        settings = expected.settings_of(screen.share_link(page))
+        assert (settings["query"], settings["isolate"]) == (query, query), step
+        assert settings.tokens == tuple(tokens), step
+        assert screen.summary_text(page) == expected.summary(settings), step
+        assert screen.summary_text(page).startswith("one attends most to"), step
+        assert learner.chosen(page, "query") == f"x({query}) one", step
+        assert learner.chosen(page, "isolate") == f"{query} · one", step
+
+    check(5, "opened")
+    for row, query in ((0, 4), (1, 3)):  # "Your", then "starts" (now the second row)
+        before = screen.summary_text(page)
+        screen.wait_idle(page)
+        learner.delete_row(page, row)
+        del tokens[row]
+        screen.after_change(page, screen.summary_text, before)
+        screen.wait_for(
+            page, screen.share_link, lambda link, q=query: expected.settings_of(link)["query"] == q
+        )
+        check(query, f"row {row} deleted")
+    before = screen.summary_text(page)
+    learner.press_slider(page, "d_out")
+    screen.after_change(page, screen.summary_text, before)
+    check(3, "d_out stepped")
+    assert expected.settings_of(screen.share_link(page))["d_out"] == 3
+    assert _matrix_alerts(page) == []

@@ -24,6 +24,47 @@ from tests.ui.oracle import check_numbers
 from ui import editor
 
 
+def test_row_positions_keep_the_order_with_added_rows_last():
+    edits = {"deleted_rows": [0, 2, 9], "added_rows": [{"token": "a"}, {"token": "b"}]}
+    assert editor.row_positions(4, edits) == {
+        ("row", 1): 0,
+        ("row", 3): 1,
+        ("added", 0): 2,
+        ("added", 1): 3,
+    }
+    assert editor.row_positions(2, None) == {("row", 0): 0, ("row", 1): 1}
+
+
+@pytest.mark.parametrize(
+    ("query", "deleted", "after"),
+    [(4, [0], 3), (4, [0, 1], 2), (2, [4], 2), (4, [3], 4), (6, [5], 5)],
+)
+def test_the_focused_token_follows_its_token_when_rows_are_deleted(query, deleted, after):
+    at = open_page(params={"query": str(query)})
+    send_edits(at, {"edited_rows": {}, "added_rows": [], "deleted_rows": deleted})
+    assert_clean(at)
+    shown = url_settings(at)
+    assert shown["query"] == after
+    kept = [t for i, t in enumerate(JOURNEY_TOKENS) if i not in deleted]
+    assert shown.tokens == tuple(kept)
+    if query - 1 not in deleted:  # the same word, wherever it now is
+        assert kept[after - 1] == JOURNEY_TOKENS[query - 1]
+    check_numbers(at)
+
+
+def test_the_focused_token_follows_it_across_several_edits():
+    at = open_page(params={"query": "5"})  # "one"
+    steps = [
+        {"edited_rows": {}, "added_rows": [], "deleted_rows": [1]},
+        {"edited_rows": {0: {"d1": 0.5}}, "added_rows": [], "deleted_rows": [1]},
+        {"edited_rows": {0: {"d1": 0.5}}, "added_rows": [], "deleted_rows": [1, 0]},
+    ]
+    for edits, query in zip(steps, (4, 4, 3), strict=True):
+        send_edits(at, edits)
+        shown = url_settings(at)
+        assert shown["query"] == query and shown.tokens[query - 1] == "one"
+
+
 def test_consecutive_edits_of_different_cells_are_each_kept():
     at = open_page()
     key = grid_key(at)

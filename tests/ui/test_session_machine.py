@@ -234,10 +234,14 @@ class LearnerSession(RuleBasedStateMachine):
     @rule(data=st.data())
     def delete_a_token(self, data: st.DataObject) -> None:
         grid = self.grid
-        grid.delete(data.draw(st.sampled_from(grid.visible()), label="row"))
+        rows, query = grid.visible(), url_settings(self.at)["query"]
+        grid.delete(data.draw(st.sampled_from(rows), label="row"))
         self.send()
         self.ran()
         assert self.matrix() == grid.matrix()
+        focused, kept = rows[query - 1], grid.visible()  # the focused token follows its token
+        expected = kept.index(focused) + 1 if focused in kept else min(query, len(kept))
+        assert url_settings(self.at)["query"] == expected
 
     @precondition(lambda self: self.grid is not None)
     @rule()
