@@ -70,3 +70,27 @@ def test_a_single_token_on_the_causal_mask_page(server, page):
     trace = expected.trace_of(settings, mask="causal", mask_strategy="neg_inf", dropout=0.0)
     shown = screen.heatmap(page, "−∞, then softmax")
     assert shown == expected.weight_cells(settings, trace) == {"a, a": "1.0000"}
+
+
+def test_a_layer_and_head_beyond_the_model_are_named_then_a_choice_works(server, page):
+    """A link made for a larger encoder: the page names both values it cannot show and uses
+    the model's last layer and head (the tests' encoder has 2 layers of 4 heads)."""
+    screen.open_page(page, url(server, "Real_sentences", "layer=40&model_head=60"))
+    assert_working(page)
+    told = [a.split("\n")[-1] for a in screen.alerts(page) if "the choices are" in a]
+    assert told == [
+        "layer: there is no layer 40 here, the choices are 1 to 2. Using 2.",
+        "head: there is no head 60 here, the choices are 1 to 4. Using 4.",
+    ]
+    assert (learner.chosen(page, "layer"), learner.chosen(page, "model_head")) == (
+        "layer 2",
+        "head 4",
+    )
+    settings = expected.settings_of(screen.share_link(page))
+    assert (settings["layer"], settings["model_head"]) == (2, 4)
+    learner.choose(page, "layer", "layer 1")
+    screen.wait_for(page, screen.share_link, lambda link: "layer=" not in link)
+    screen.wait_ready(page)
+    assert [a for a in screen.alerts(page) if "the choices are" in a] == []
+    assert expected.settings_of(screen.share_link(page))["model_head"] == 4
+    assert learner.chosen(page, "layer") == "layer 1"

@@ -23,6 +23,7 @@ from tests.ui.apptest import (
     reopen_from_link,
     shared_link,
     url_params,
+    url_settings,
     vega_specs,
     widgets,
 )
@@ -473,3 +474,19 @@ def test_negative_weights_are_not_called_correct():
     at = open_page("5_Causal_mask", {"preset": "montreal"})  # softmax: never negative
     verdicts = [e.value for e in at.error] + [s.value for s in at.success]
     assert verdicts.count("correct: no future weight, rows sum to 1") == 2, verdicts
+
+
+def test_a_layer_or_head_beyond_the_model_is_named_and_the_models_last_one_used():
+    at = open_page("10_Real_sentences", {"layer": "40", "model_head": "60"})  # within the table
+    assert_clean(at)
+    layers, heads = (len(at.selectbox(key=k).options) for k in ("layer", "model_head"))
+    assert (layers, heads) == (2, 4)  # the tests' small encoder (MiniLM: 6 and 12)
+    shown = notices(at)
+    assert "**layer**: there is no layer 40 here, the choices are 1 to 2. Using 2." in shown
+    assert "**head**: there is no head 60 here, the choices are 1 to 4. Using 4." in shown
+    settings = url_settings(at)
+    assert (settings["layer"], settings["model_head"]) == (2, 4)
+    assert at.selectbox(key="layer").value == 2
+    at.selectbox(key="layer").set_value(1).run()  # said once; the next change is quiet
+    assert not [n for n in notices(at) if "choices are" in n]
+    assert (url_settings(at)["layer"], url_settings(at)["model_head"]) == (1, 4)
