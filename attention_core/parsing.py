@@ -8,6 +8,9 @@ import unicodedata
 from attention_core.errors import AttentionInputError
 
 VALUE_LIMIT = 10.0
+# float32's smallest normal number (torch.finfo(torch.float32).tiny): a number nearer 0 than
+# this would be stored as 0 or with fewer digits than typed, and 1e-400 is 0 even as a float.
+FLOAT32_TINY = 1.1754943508222875e-38
 LABEL_MAX_CHARS = 20
 ECHO_CHARS = 24  # how much of a refused value a message repeats
 
@@ -44,10 +47,23 @@ def parse_number(
             f"{where} is not a number written with the digits 0-9: {echo(cleaned)}{hint}"
         )
     value = float(cleaned)
+    if value == 0.0 and cleaned.lower().partition("e")[0].strip("+-0.") != "":
+        value = FLOAT32_TINY / 2  # 1e-400 is no float at all: refused as too close to 0
+    return check_value(value, cleaned[:ECHO_CHARS], where, limit, low)
+
+
+def check_value(
+    value: float, shown: str, where: str, limit: float = VALUE_LIMIT, low: float | None = None
+) -> float:
+    """``value`` if it lies within ±limit (from ``low`` when given) and is 0 or at least
+    float32's smallest normal number in size; ``shown`` is how the message repeats it."""
     low = -limit if low is None else low
     if not low <= value <= limit:  # False for NaN too
+        raise AttentionInputError(f"{where} must be between {low:g} and {limit:g}, not {shown}")
+    if 0.0 < abs(value) < FLOAT32_TINY:
         raise AttentionInputError(
-            f"{where} must be between {low:g} and {limit:g}, not {cleaned[:ECHO_CHARS]}"
+            f"{where} is too close to 0 to compute in float32: type 0 or a number of at "
+            f"least 1.2e-38 in size, not {shown}"
         )
     return value
 

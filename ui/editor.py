@@ -22,7 +22,7 @@ import pandas as pd
 
 from attention_core import AttentionInputError
 from attention_core.params import MAX_TOKENS
-from attention_core.parsing import VALUE_LIMIT, check_label, echo, parse_number
+from attention_core.parsing import check_label, check_value, echo, parse_number
 
 TOKEN_COLUMN = "token"
 NEW_LABEL = "new"  # what a row added in the grid is called until the learner names it
@@ -179,12 +179,7 @@ def _number(raw: object, where: str) -> float:
         value = float(raw)
         if math.isnan(value):
             raise AttentionInputError(f"{where} is empty: type a number")
-        if not math.isfinite(value) or abs(value) > VALUE_LIMIT:
-            raise AttentionInputError(
-                f"{where} must be between -{VALUE_LIMIT:g} and {VALUE_LIMIT:g}, "
-                f"not {echo(str(raw))[1:-1]}"
-            )
-        return value
+        return check_value(value, echo(str(raw))[1:-1], where)
     return parse_number(str(raw), where)
 
 

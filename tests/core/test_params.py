@@ -9,7 +9,13 @@ import torch
 from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
 from attention_core.embeddings import Embeddings, display_labels, preset_embeddings
 from attention_core.params import CONFIG_PARAMS, PARAMS
-from attention_core.parsing import check_label, format_matrix, parse_matrix, parse_number
+from attention_core.parsing import (
+    FLOAT32_TINY,
+    check_label,
+    format_matrix,
+    parse_matrix,
+    parse_number,
+)
 from attention_core.settings import default_settings, follow_tokens, link_params, read_params
 
 
@@ -95,6 +101,8 @@ def test_padding_mask_blocks_the_last_keys():
         ("0,5", r"not a number .*'0,5' \(write the decimals after a point: 0\.5\)$"),
         ("-12,75", r"'-12,75' \(write the decimals after a point: -12\.75\)$"),
         ("1,000,000", r"'1,000,000'$"),  # thousands, not a decimal comma: no hint
+        ("1e-400", "too close to 0 to compute in float32: .* not 1e-400$"),  # 0.0 as a float
+        ("-1e-39", "too close to 0 .* at least 1.2e-38 in size, not -1e-39$"),  # float32: not 0
     ],
 )
 def test_parse_number_is_strict(text, message):
@@ -106,6 +114,9 @@ def test_parse_number_accepts_plain_numbers():
     assert parse_number(" -0.5 ", "cell") == -0.5
     assert parse_number("1e-3", "cell") == 0.001
     assert parse_number(".25", "cell") == 0.25
+    assert parse_number("0e-400", "cell") == parse_number("-0.000", "cell") == 0.0
+    assert parse_number("1.2e-38", "cell") == 1.2e-38
+    assert torch.finfo(torch.float32).tiny == FLOAT32_TINY
 
 
 def test_matrix_round_trip_and_ragged_rows():

@@ -131,6 +131,8 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
             (0, 1, "type", "0,5", "row 1, column d1", "after a point: 0.5", "1e-3"),
             (4, 2, "paste", "12345678901234567890", "row 5, column d2", range_, "-2.5e-1"),
             (5, 3, "type", "2e1", "row 6, column d3", range_, "1E+0"),
+            # no float at all (it used to become 0 without a word)
+            (2, 2, "type", "1e-400", "row 3, column d2", "too close to 0", "0.125"),
         ]
         for row, column, how, text, where, says, fix in cases:
             before = screen.summary_text(page)

@@ -189,6 +189,11 @@ def test_a_number_typed_as_text_is_read_as_written(typed, value):
             "row 1, column d1 must be between -10 and 10, not 12345678901234567890",
         ),
         ("1e999", "row 1, column d1 must be between -10 and 10, not 1e999"),
+        (
+            "1e-400",
+            "row 1, column d1 is too close to 0 to compute in float32: type 0 or a number of "
+            "at least 1.2e-38 in size, not 1e-400",
+        ),
         ("", "row 1, column d1 is empty: type a number"),
         ("½", "row 1, column d1 is not a number written with the digits 0-9: '½'"),
     ],
