@@ -27,6 +27,8 @@ READABLE_FONT = 11
 MAX_ROWS = 6
 FONT = {False: 13, True: 17}
 MIN_FONT = 9
+PRESENT_MIN_FONT = 12  # projected: fewer decimals in the picture before smaller type
+PRESENT_MIN_DECIMALS = 2
 BIAS_FILL = "#eef1f6"
 SCALING = {"none": ("no scaling", "÷ 1"), "d": ("÷ d_k", "÷ {}"), "sqrt_d": ("÷ √d_k", "÷ {}")}
 NORM = {"softmax": "softmax", "naive_softmax": "softmax", "sum": "÷ row sum", "none": "none"}
@@ -168,6 +170,7 @@ class Fitted:
     arrows: list[Arrow]
     width: int
     height: int
+    decimals: int  # the picture's: fewer than the page's when projected type would be too small
 
 
 def fit(
@@ -182,18 +185,48 @@ def fit(
     """The largest type (from 17 or 13 pixels) and the most columns that fit ``max_width``.
 
     Larger type comes before more columns (the page gives every number as a table); below
-    ``READABLE_FONT`` only two columns of a wide matrix are shown.
+    ``READABLE_FONT`` only two columns of a wide matrix are shown. Projected (``present``),
+    the picture prints fewer decimals, down to ``PRESENT_MIN_DECIMALS``, rather than type
+    smaller than ``PRESENT_MIN_FONT``; ``Fitted.decimals`` says how many it prints.
     """
-    start = FONT[present]
+    fitted = _fit(numbers, labels, config, decimals, FONT[present], max_width)
+    if not present or fitted.size.font >= PRESENT_MIN_FONT:
+        return fitted
+    for fewer in range(decimals - 1, PRESENT_MIN_DECIMALS - 1, -1):
+        if _place(numbers, labels, config, fewer, 2, PRESENT_MIN_FONT).width <= max_width:
+            return _fit(numbers, labels, config, fewer, FONT[present], max_width)
+    return fitted
+
+
+def _fit(
+    numbers: FlowNumbers,
+    labels: Sequence[str],
+    config: AttentionConfig,
+    decimals: int,
+    start: int,
+    max_width: int,
+) -> Fitted:
     tries = [(c, f) for c in (MAX_COLUMNS, 3, 2) for f in range(start, READABLE_FONT - 1, -1)]
     tries += [(2, f) for f in range(READABLE_FONT - 1, MIN_FONT - 1, -1)]
     for columns, font in tries:
-        boxes = build_boxes(numbers, labels, config, decimals, columns)
-        size = measure(boxes, labels, font)
-        arrows, width, height = layout(boxes, size, max(font - 2, 8), numbers.query)
-        if width <= max_width:
+        fitted = _place(numbers, labels, config, decimals, columns, font)
+        if fitted.width <= max_width:
             break
-    return Fitted(boxes, size, arrows, width, height)
+    return fitted
+
+
+def _place(
+    numbers: FlowNumbers,
+    labels: Sequence[str],
+    config: AttentionConfig,
+    decimals: int,
+    columns: int,
+    font: int,
+) -> Fitted:
+    boxes = build_boxes(numbers, labels, config, decimals, columns)
+    size = measure(boxes, labels, font)
+    arrows, width, height = layout(boxes, size, max(font - 2, 8), numbers.query)
+    return Fitted(boxes, size, arrows, width, height, decimals)
 
 
 def make_flow(
@@ -208,6 +241,11 @@ def make_flow(
 ) -> dict:
     """The Flow picture as a Vega-Lite spec, revealed up to ``stage`` (1-based)."""
     fitted = fit(numbers, labels, config, decimals=decimals, present=present, max_width=max_width)
+    return picture(fitted, numbers, labels, stage)
+
+
+def picture(fitted: Fitted, numbers: FlowNumbers, labels: Sequence[str], stage: int) -> dict:
+    """The fitted boxes as a Vega-Lite spec, revealed up to ``stage`` (1-based)."""
     name = FLOW_STAGES[stage - 1]
     head = f", head {numbers.head + 1} of {numbers.num_heads}" if numbers.num_heads > 1 else ""
     label = safe.plain(labels[numbers.query], 20)

@@ -68,16 +68,22 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
     numbers = page.call(flow_numbers, trace, page.query, head)
     if numbers is None:
         return None
-    spec = flow.make_flow(
+    fitted = flow.fit(
         numbers,
         page.labels,
         trace.config,
-        stage=stage,
         decimals=page.decimals,
         present=page.present,
         max_width=MAIN_WIDTH,
     )
+    spec = flow.picture(fitted, numbers, page.labels, stage)
     st.vega_lite_chart(spec=charts.with_table(spec), key="flow_picture", width="content")
+    if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
+        st.caption(
+            f"The picture rounds to {fitted.decimals} decimals so that its type stays large "
+            f"enough to read when projected; *Show as tables* gives every number to "
+            f"{page.decimals}."
+        )
     with st.container(key="flow_stage_text"):
         st.markdown(stage_sentence(page, trace, numbers, stage))
     with sections.section("Show as tables", "flow_tables") as tables_open:

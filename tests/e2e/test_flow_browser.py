@@ -183,3 +183,36 @@ def test_a_compare_link_shows_a_b_and_the_largest_change(server, page):
     # The core's largest change for d_out 2 → 3 (tests/ui checks every number of it).
     assert "journey now attends 0.0551 less to step (0.1820 → 0.1269)" in changes
     assert "pin=preset%3Djourney" in page.url and "d_out=3" in page.url
+
+
+PICTURE_NUMBERS = f"""() => [...document.querySelectorAll('{PICTURE} text')]
+    .filter(t => /^-?[0-9]+[.][0-9]+$/.test(t.textContent.trim()))
+    .map(t => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize)])"""
+
+
+def test_projected_the_picture_rounds_its_numbers_rather_than_shrink_them(server, page):
+    """Six decimals and d_out 8 in presentation mode: the picture prints four decimals in type
+    of at least 12 pixels and says so; the tables keep six; off again, the picture has six."""
+    page.goto(f"{server}/Flow?stage=9&present=1&d_out=8&decimals=6")
+    page.wait_for_selector(PICTURE, timeout=60_000)
+    wait_for_stage(page, 9)
+    numbers = page.evaluate(PICTURE_NUMBERS)
+    assert len(numbers) > 40
+    assert {len(text.split(".")[1]) for text, _ in numbers} == {4}
+    assert min(size for _, size in numbers) >= 12
+    said = "The picture rounds to 4 decimals"
+    assert said in screen.main_text(page)
+    page.locator("summary").filter(has_text="Show as tables").click()
+    table = screen.wait_for(page, screen.tables, lambda t: bool(t))
+    assert re.search(r"\d\.\d{6}\b", table[0]), table[0][:200]
+
+    page.locator(".st-key-present label").first.click()  # back to the screen's type
+    screen.wait_for(
+        page,
+        lambda p: p.evaluate(PICTURE_NUMBERS),
+        lambda n: "." in n[0][0] and len(n[0][0].split(".")[1]) == 6,
+    )
+    screen.wait_ready(page)
+    assert {len(text.split(".")[1]) for text, _ in page.evaluate(PICTURE_NUMBERS)} == {6}
+    assert said not in screen.main_text(page)
+    assert expected.settings_of(screen.share_link(page))["present"] is False

@@ -225,6 +225,21 @@ def test_the_books_example_is_drawn_at_full_size(present, font):
     assert all("⋯" not in row for box in fitted.boxes.values() for row in box.texts)
 
 
+@pytest.mark.parametrize(("d_out", "decimals", "printed"), [("8", 6, 4), ("2", 6, 6), ("8", 4, 4)])
+def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimals, printed):
+    trace = trace_of(settings_of(d_out=d_out))
+    numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
+    on_screen = flow.fit(numbers, labels, trace.config, decimals=decimals, max_width=MAIN)
+    assert on_screen.decimals == decimals  # a screen up close keeps every digit
+    fitted = flow.fit(
+        numbers, labels, trace.config, decimals=decimals, present=True, max_width=MAIN
+    )
+    assert fitted.decimals == printed and fitted.width <= MAIN
+    assert fitted.size.font >= flow.PRESENT_MIN_FONT
+    spec = flow.picture(fitted, numbers, labels, 9)
+    assert check_every_number(trace, 1, 0, spec, decimals=printed) > 20
+
+
 # --- the lines ------------------------------------------------------------------------------
 
 
