@@ -121,9 +121,11 @@ def colour_range(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[fl
     if heatmap.kind == "weights":
         if heatmap.scale == "fixed" or not shown:
             return 0.0, 1.0
-        if heatmap.shared is not None:
-            return colors.nice_range(*heatmap.shared)
-        return colors.nice_range(min(shown), max(shown))
+        low, high = heatmap.shared if heatmap.shared is not None else (min(shown), max(shown))
+        nice_low, nice_high = colors.nice_range(low, high)
+        if low >= 0.0 and high <= 1.0:  # weights that are probabilities: no colour beyond 0-1
+            nice_low, nice_high = max(nice_low, 0.0), min(nice_high, 1.0)
+        return nice_low, nice_high
     extent = colors.nice_bound(max((abs(v) for v in shown), default=1.0) or 1.0)
     return -extent, extent
 

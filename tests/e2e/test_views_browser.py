@@ -82,7 +82,26 @@ def expected_legend(settings) -> list[str]:
     """The fitted colour range of the weights, low / middle / high, from the core's numbers."""
     weights = expected.trace_of(settings).weights_after_dropout[0].flatten().tolist()
     low, high = colors.nice_range(min(weights), max(weights))
+    if min(weights) >= 0 and max(weights) <= 1:  # probabilities: no colour beyond 0–1
+        low, high = max(low, 0.0), min(high, 1.0)
     return [f"{v:.2f}" for v in (low, low + 0.5 * (high - low), high)]
+
+
+def test_one_tokens_legend_stays_within_0_and_1_then_follows_a_new_token(page, server):
+    """A single token's weight is 1: the legend used to run from 0.40 to 1.60."""
+    screen.open_page(page, f"{server}/?x=0.5,0.2&tokens=solo")
+    wait_idle(page)
+    shown = page.evaluate(LEGEND, [screen.CHART, "attention weights"])
+    assert shown["labels"] == ["0.40", "0.70", "1.00"]
+    before = screen.summary_text(page)
+    learner.add_row(page)
+    screen.after_change(page, screen.summary_text, before)
+    wait_idle(page)
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings.tokens == ("solo", "new")
+    shown = page.evaluate(LEGEND, [screen.CHART, "attention weights"])
+    assert shown["labels"] == expected_legend(settings)
+    assert float(shown["labels"][0]) >= 0 and float(shown["labels"][-1]) <= 1
 
 
 def test_the_legend_follows_each_slider_step_and_the_chart_is_updated_in_place(page, server):

@@ -268,6 +268,26 @@ def test_a_cells_shade_places_its_value_between_the_low_and_high_the_legend_read
         assert math.isclose(low + record["shade"] * (high - low), record["value"], abs_tol=1e-9)
         if heatmap.kind != "weights" or heatmap.scale == "fitted":  # fixed 0–1 may clamp
             assert -1e-9 <= record["shade"] <= 1 + 1e-9
+    shown = [r["value"] for r in records(spec) if r["state"] == "shown"]
+    if heatmap.kind == "weights" and shown and min(shown) >= 0 and max(shown) <= 1:
+        assert all(r["low"] >= 0 and r["high"] <= 1 for r in records(spec))  # probabilities
+
+
+@pytest.mark.parametrize(
+    ("values", "low", "high"),
+    [
+        ([[1.0]], 0.4, 1.0),
+        ([[0.0, 0.0]], 0.0, 0.6),
+        ([[0.2, 0.8]], 0.2, 0.8),
+        ([[-0.3, 1.2]], -0.5, 1.5),
+    ],
+)
+def test_fitted_weight_colours_span_no_value_a_probability_cannot_take(values, low, high):
+    """One token's single weight of 1 used to give a legend from 0.40 to 1.60."""
+    labels = [f"t{i}" for i in range(len(values[0]))]
+    heatmap = charts.Heatmap(values, labels[:1], labels, kind="weights", title="w", description="d")
+    first = records(charts.make_heatmap(heatmap, decimals=4))[0]
+    assert (first["low"], first["high"]) == pytest.approx((low, high))
 
 
 @settings(max_examples=60, deadline=None)
