@@ -20,6 +20,9 @@ torch.set_num_threads(1)
 SEED_001_WORDS = "i must go back to my ship and crew we process your order the bank by river"
 
 
+TINY_LAYERS, TINY_HEADS = 2, 4  # a link beyond these is told about on page 10
+
+
 def build_tiny_model(folder: Path) -> Path:
     """A 2-layer, 4-head BERT with a tiny WordPiece vocabulary, saved with save_pretrained."""
     import torch
@@ -30,8 +33,8 @@ def build_tiny_model(folder: Path) -> Path:
     config = BertConfig(
         vocab_size=len(vocab),
         hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=4,
+        num_hidden_layers=TINY_LAYERS,
+        num_attention_heads=TINY_HEADS,
         intermediate_size=32,
         max_position_embeddings=64,
     )

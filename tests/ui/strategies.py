@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 from attention_core.compare import PIN_SCOPES
 from attention_core.param_spec import Param
 from attention_core.params import PARAMS, lesson_params
+from tests.conftest import TINY_HEADS, TINY_LAYERS
 
 LINK_SCOPES = ("config", "view")
+MODEL_COUNTS = {"layer": TINY_LAYERS, "model_head": TINY_HEADS}  # the tests' encoder (conftest)
 LABELS = ("a", "b", "journey", "to", "x⁽¹⁾", "Ünïcødé", "🙂", "new", "token 7", "the")
 SENTENCES = (
     "I must go back to my ship and to my crew",
@@ -39,7 +41,10 @@ def number(param: Param, num_tokens: int) -> st.SearchStrategy[Any]:
 
 
 def value(param: Param, num_tokens: int) -> st.SearchStrategy[Any]:
-    """A legal value of any row but the matrices and labels."""
+    """A legal value of any row but the matrices and labels (a layer and a head that the tests'
+    encoder has: page 10 names one beyond it)."""
+    if param.name in MODEL_COUNTS:
+        return st.integers(1, MODEL_COUNTS[param.name])
     if param.kind in ("int", "float"):
         return number(param, num_tokens)
     if param.kind == "bool":
