@@ -194,7 +194,7 @@ def fit(
         return fitted
     for fewer in range(decimals - 1, PRESENT_MIN_DECIMALS - 1, -1):
         if _place(numbers, labels, config, fewer, 2, PRESENT_MIN_FONT).width <= max_width:
-            return _fit(numbers, labels, config, fewer, FONT[present], max_width)
+            return _fit(numbers, labels, config, fewer, FONT[present], max_width, PRESENT_MIN_FONT)
     return fitted
 
 
@@ -205,8 +205,9 @@ def _fit(
     decimals: int,
     start: int,
     max_width: int,
+    floor: int = READABLE_FONT,
 ) -> Fitted:
-    tries = [(c, f) for c in (MAX_COLUMNS, 3, 2) for f in range(start, READABLE_FONT - 1, -1)]
+    tries = [(c, f) for c in (MAX_COLUMNS, 3, 2) for f in range(start, floor - 1, -1)]
     tries += [(2, f) for f in range(READABLE_FONT - 1, MIN_FONT - 1, -1)]
     for columns, font in tries:
         fitted = _place(numbers, labels, config, decimals, columns, font)

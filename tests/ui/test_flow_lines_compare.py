@@ -225,9 +225,18 @@ def test_the_books_example_is_drawn_at_full_size(present, font):
     assert all("⋯" not in row for box in fitted.boxes.values() for row in box.texts)
 
 
-@pytest.mark.parametrize(("d_out", "decimals", "printed"), [("8", 6, 4), ("2", 6, 6), ("8", 4, 4)])
-def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimals, printed):
-    trace = trace_of(settings_of(d_out=d_out))
+@pytest.mark.parametrize(
+    ("d_out", "decimals", "printed", "more"),
+    [
+        ("8", 6, 4, {}),
+        ("2", 6, 6, {}),
+        ("8", 4, 4, {}),
+        ("8", 6, 3, {"qkv_bias": "true"}),  # used to print 3 decimals at 11 px all the same
+        ("8", 6, 3, {"out_proj": "linear"}),
+    ],
+)
+def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimals, printed, more):
+    trace = trace_of(settings_of(d_out=d_out, **more))
     numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
     on_screen = flow.fit(numbers, labels, trace.config, decimals=decimals, max_width=MAIN)
     assert on_screen.decimals == decimals  # a screen up close keeps every digit
