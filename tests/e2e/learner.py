@@ -22,6 +22,41 @@ def grid(page):
     return page.locator(GRID).first
 
 
+CHOSEN_CELL_JS = """() => {
+  const grid = document.activeElement.closest('[data-testid="stDataFrame"]');
+  if (!grid) return 'focus outside a grid: ' + document.activeElement.tagName;
+  const cell = grid.querySelector('td[role="gridcell"][aria-selected="true"]');
+  return cell ? cell.id : '';
+}"""
+
+
+def arrow_to_cell(page, column: int, row: int, limit: int = 20) -> None:
+    """Press arrow keys until the focused grid's chosen cell is ``glide-cell-{column}-{row}``.
+
+    Where the grid puts its cursor on entry is its own business (it has varied between runs),
+    so each key is chosen from the cell the grid marks as selected, read back after every
+    press; focus itself may stay on the grid's canvas.
+    """
+    seen = []
+    for _ in range(limit):
+        time.sleep(0.3)  # keys pressed faster than this right after focus are all lost
+        chosen = page.evaluate(CHOSEN_CELL_JS)
+        seen.append(chosen)
+        if chosen.startswith("glide-cell-"):
+            at_column, at_row = (int(n) for n in chosen.split("-")[2:4])
+            if (at_column, at_row) == (column, row):
+                return
+            if at_row != row:
+                page.keyboard.press("ArrowDown" if at_row < row else "ArrowUp")
+            else:
+                page.keyboard.press("ArrowRight" if at_column < column else "ArrowLeft")
+        elif chosen:
+            break  # the keys would go somewhere else
+        else:  # the grid has focus and no cell is chosen yet
+            page.keyboard.press("ArrowDown")
+    raise AssertionError(f"the arrow keys never reached cell {column}, {row}; saw {seen}")
+
+
 def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> None:
     """Select a cell: ``row`` from 0, ``column`` 0 for the token label, 1 for d1, ...
 

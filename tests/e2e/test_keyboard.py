@@ -13,6 +13,7 @@ import pytest
 
 from attention_core import run_attention
 from attention_core.settings import read_params
+from tests.e2e.learner import arrow_to_cell
 from tests.e2e.screen import shown_context_vector, wait_for_change, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -72,9 +73,7 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
 
         # A cell of the matrix: into the grid, arrows to the cell, Enter, type, Enter.
         tab_to(page, lambda a: a["tag"] == "CANVAS")
-        page.keyboard.press("ArrowDown")
-        page.keyboard.press("ArrowRight")
-        time.sleep(0.3)
+        arrow_to_cell(page, column=2, row=1)  # column d1 of journey's row
         page.keyboard.press("Enter")
         cell = page.locator("#portal input, #portal textarea").first
         cell.wait_for(state="visible", timeout=5_000)
