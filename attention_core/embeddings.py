@@ -8,6 +8,7 @@ import torch
 
 from attention_core.errors import AttentionInputError, tensor_of
 from attention_core.params import MAX_DIMS, MAX_TOKENS, SEED_MAX
+from attention_core.parsing import as_linked
 
 PRESETS = ("journey", "nugues", "montreal", "random")
 
@@ -67,11 +68,11 @@ class Embeddings:
         return int(self.values.shape[1])
 
     def as_rows(self) -> tuple[tuple[float, ...], ...]:
-        """The matrix as nested tuples of Python floats, rounded to 6 decimals.
+        """The matrix as nested tuples of Python floats, as a link writes them.
 
         float32 stores 0.89 as 0.8899999857; rounding gives back the number a person typed.
         """
-        return tuple(tuple(round(float(v), 6) for v in row) for row in self.values.tolist())
+        return tuple(tuple(as_linked(v) for v in row) for row in self.values.tolist())
 
 
 def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embeddings:

@@ -103,13 +103,28 @@ def parse_matrix(
 
 
 def format_matrix(rows: tuple[tuple[float, ...], ...] | list[list[float]]) -> str:
-    """The inverse of :func:`parse_matrix`, with up to 6 decimals per value."""
-    return ";".join(",".join(_compact(v) for v in row) for row in rows)
+    """The inverse of :func:`parse_matrix`, each value written by :func:`link_text`."""
+    return ";".join(",".join(link_text(v) for v in row) for row in rows)
 
 
-def _compact(value: float) -> str:
-    text = f"{value:.6f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+def link_text(value: float) -> str:
+    """How a link writes a number: 6 decimals, or 6 significant digits below 1 in size.
+
+    Six decimals alone would write an accepted 1e-7 as 0, and a copied link would then show
+    other weights (cosine scores see a row's direction however small it is).
+    """
+    if abs(value) < 1:
+        text = f"{value:.6g}"
+        if 0 < abs(float(text)) < FLOAT32_TINY:  # rounding took a number at the limit below it
+            text = repr(float(value))
+    else:
+        text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def as_linked(value: float) -> float:
+    """``value`` as a copied link gives it back (see :func:`link_text`)."""
+    return float(link_text(value))
 
 
 def _printable(ch: str) -> bool:

@@ -6,6 +6,7 @@ import streamlit as st
 
 from attention_core import AttentionInputError, AttentionTrace
 from attention_core.params import PARAMS
+from attention_core.parsing import as_linked
 from attention_core.weights import typed_matrices
 from ui import editor, grids, safe, state
 from ui.page import Page
@@ -19,8 +20,8 @@ def _rows(matrix: object) -> Matrix:
 
 
 def _as_linked(rows: object) -> Matrix:
-    """Numbers as a link carries them (6 decimals), so that a copied link gives the same."""
-    return tuple(tuple(round(float(v), 6) for v in row) for row in rows)  # type: ignore[attr-defined]
+    """Numbers as a link carries them, so that a copied link gives the same."""
+    return tuple(tuple(as_linked(float(v)) for v in row) for row in rows)  # type: ignore[attr-defined]
 
 
 def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, Matrix]:

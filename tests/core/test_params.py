@@ -1,16 +1,21 @@
 """Validation: every bad setting raises the project's error with a sentence naming the problem."""
 
+import math
 import re
 from dataclasses import fields
 
 import pytest
 import torch
+from hypothesis import given
+from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
 from attention_core.embeddings import Embeddings, display_labels, preset_embeddings
 from attention_core.params import CONFIG_PARAMS, PARAMS
 from attention_core.parsing import (
     FLOAT32_TINY,
+    VALUE_LIMIT,
+    as_linked,
     check_label,
     format_matrix,
     parse_matrix,
@@ -129,6 +134,25 @@ def test_matrix_round_trip_and_ragged_rows():
         parse_matrix("1,2;x,3", 12, 16)
     with pytest.raises(AttentionInputError, match="the matrix has 13 rows; at most 12 tokens"):
         parse_matrix(";".join(["1"] * 13), 12, 16)
+
+
+@given(st.floats(-VALUE_LIMIT, VALUE_LIMIT).filter(lambda v: v == 0 or abs(v) >= FLOAT32_TINY))
+def test_a_link_keeps_every_accepted_number_however_small(value):
+    """What a link writes is accepted again, never turns a number into 0, stays within 6
+    significant digits (6 decimals from 1 up), and reads back to itself."""
+    text = format_matrix(((value,),))
+    back = parse_matrix(text, 12, 16)[0][0]
+    assert back == as_linked(value)
+    assert (back == 0) == (value == 0) and math.copysign(1, back) * value >= 0
+    assert abs(back - value) <= (5e-7 if abs(value) >= 1 else 5e-6 * abs(value))
+    assert format_matrix(((back,),)) == text
+
+
+def test_a_link_writes_small_numbers_with_their_digits():
+    assert format_matrix(((1e-7, -1.5e-30, 0.000012),)) == "1e-07,-1.5e-30,1.2e-05"
+    assert format_matrix(((0.123456789, 12.3456789, -0.0),)) == "0.123457,12.345679,0"
+    tiny = torch.finfo(torch.float32).tiny  # six digits would round it below the limit
+    assert parse_matrix(format_matrix(((tiny,),)), 12, 16) == ((tiny,),)
 
 
 def test_embeddings_reject_non_finite_values_naming_the_cell():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from attention_core.parsing import as_linked
 from tests.e2e import expected, learner, screen
 
 pytestmark = pytest.mark.e2e
@@ -396,7 +397,7 @@ def test_typed_matrices_that_do_not_fit_are_named_not_dropped_silently(server, p
     assert any(f"The typed matrices do not fit: {why}." in a for a in said), said
     settings = expected.settings_of(screen.share_link(page))
     sidebar = expected.trace_of(settings)  # the sidebar's run: its W_query
-    assert settings["wq"] == tuple(tuple(round(v, 6) for v in r) for r in sidebar.W_query.tolist())
+    assert settings["wq"] == tuple(tuple(as_linked(v) for v in r) for r in sidebar.W_query.tolist())
     _typed_weights_on_screen(page, settings)
 
 

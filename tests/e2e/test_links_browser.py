@@ -55,6 +55,37 @@ def test_slider_then_edit_then_copied_link_in_a_fresh_context(server, page, brow
         fresh.close()
 
 
+def test_a_tiny_number_typed_in_the_grid_survives_the_copied_link(server, page, browser):
+    """Cosine scores see a row's direction however short it is: "with" at 0 weighs every
+    token alike, at 1e-7 along d1 it does not. The link once wrote 6 decimals, so the copied
+    link gave 0 back and showed the other weights."""
+    rows = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0, 0, 0]]
+    rows += [[0.77, 0.25, 0.1], [0.05, 0.8, 0.55]]
+    x = expected.matrix_params(["Your", "journey", "starts", "with", "one", "step"], rows)["x"]
+    screen.open_page(page, url(server, "", f"scoring=cosine&query=4&x={x}"))
+    start = screen.heatmap(page, "attention weights")
+    assert {v for k, v in start.items() if k.startswith("with, ")} == {"0.1667"}
+
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 3, 1, "1e-7")  # d1 of "with", the focused token
+    screen.after_change(page, screen.summary_text, before)
+    copied = screen.share_link(page)
+    settings = expected.settings_of(copied)
+    assert settings.rows[3] == (1e-7, 0.0, 0.0)
+    weights = screen.heatmap(page, "attention weights")
+    assert weights == expected.weight_cells(settings, expected.trace_of(settings))
+    assert weights["with, one"] == "0.1691"  # no longer 1/6
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, copied)
+        assert screen.heatmap(other, "attention weights") == weights
+        assert screen.share_link(other) == copied
+    finally:
+        fresh.close()
+
+
 def test_a_link_with_undefined_weights_says_so_until_the_normalisation_is_fixed(
     server, page, browser
 ):
