@@ -267,21 +267,42 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
     return Settings(_frozen(values), settings.tokens, settings.rows), notices
 
 
-def follow_tokens(settings: Settings, moved: Mapping[int, int]) -> Settings:
+def follow_tokens(
+    settings: Settings, moved: Mapping[int, int | None]
+) -> tuple[Settings, list[Notice]]:
     """The settings with every token position (the focused token, the lines' token...) moved
-    with its token, after an edit that deleted or added rows above it.
+    with its token, after an edit that deleted or added rows; a setting whose own token was
+    deleted moves to the token that took its place (the last one when none did) or, for a
+    position where 0 means every token, back to every token, and says so.
 
     Args:
         settings: the settings after the edit, positions still as they were before it.
-        moved: each surviving token's 0-based row before the edit -> its row after.
+        moved: each token's 0-based row before the edit -> its row after (None: deleted).
     """
-    changes = {}
+    changes: dict[str, int] = {}
+    notices: list[Notice] = []
     for name, param in PARAMS.items():
-        if param.tokens in ("index", "position") and name in settings.values:
-            row = int(settings[name]) - 1
-            if row in moved and moved[row] != row:
-                changes[name] = moved[row] + 1
-    return settings.replace(**changes) if changes else settings
+        if param.tokens not in ("index", "position") or name not in settings.values:
+            continue
+        row = int(settings[name]) - 1
+        if row not in moved:  # every token (0), or beyond the matrix: settle() decides
+            continue
+        if moved[row] is not None:
+            if moved[row] != row:
+                changes[name] = int(moved[row]) + 1  # type: ignore[arg-type]
+            continue
+        kept_above = sum(1 for old, new in moved.items() if old < row and new is not None)
+        used = 0 if param.tokens == "position" else min(kept_above, settings.num_tokens - 1) + 1
+        changes[name] = used
+        # A lesson's own default (change token 6) is no one's choice: it moves silently.
+        given = param.scope != "lesson" or settings[name] != param.default
+        if given and _matters(param, settings.values):
+            what = f"{name}: token {row + 1} was deleted"
+            if used == 0:
+                notices.append(Notice(name, f"{what}, so every token's lines are shown"))
+            else:
+                notices.append(Notice(name, what, str(used)))
+    return (settings.replace(**changes) if changes else settings), notices
 
 
 def _matters(param: Param, values: Mapping[str, Any]) -> bool:

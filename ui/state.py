@@ -75,9 +75,9 @@ def begin(page: str) -> Run:
         tokens, rows = preset_matrix(settings.values)
         settings = settings.replace(tokens=tokens, rows=rows)
         _store_matrix_source(settings)
-    settings, editor_error = _read_editor(settings)
+    settings, followed, editor_error = _read_editor(settings)
     settings, settled = settle(settings)
-    notices += [n for n in settled if not _lesson_elsewhere(n.param, page)]
+    notices += [n for n in followed + settled if not _lesson_elsewhere(n.param, page)]
     session[SETTINGS] = settings
     if session[FRESH]:  # a session's first run starts its widgets from their value=
         session[WIDGETS_PAGE] = page
@@ -96,11 +96,11 @@ def preview(page: str) -> Settings | None:
     settings, changed_source, refused = _read_widgets(session[SETTINGS], page)
     if changed_source or refused:
         return None
-    settings, error = _edited(settings)
+    settings, followed, error = _edited(settings)
     if error is not None:
         return None
     settings, settled = settle(settings)
-    if any(not _lesson_elsewhere(n.param, page) for n in settled):
+    if any(not _lesson_elsewhere(n.param, page) for n in followed + settled):
         return None
     return settings
 
@@ -247,7 +247,7 @@ def editor_base() -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
     return st.session_state[EDITOR_BASE]
 
 
-def _read_editor(settings: Settings) -> tuple[Settings, str | None]:
+def _read_editor(settings: Settings) -> tuple[Settings, list[Notice], str | None]:
     """Apply the editor's pending edits to the matrix it was drawn from."""
     session = st.session_state
     if editor_key() not in session:
@@ -256,13 +256,13 @@ def _read_editor(settings: Settings) -> tuple[Settings, str | None]:
         session.pop(EDITOR_ROWS, None)
         if session.get(EDITOR_BASE) != (settings.tokens, settings.rows):
             session[EDITOR_BASE] = (settings.tokens, settings.rows)
-        return settings, None
-    edited, error = _edited(settings)
+        return settings, [], None
+    edited, followed, error = _edited(settings)
     if isinstance(error, editor.WholeEditError):  # a paste too large, every row deleted
         _store_matrix_source(settings)  # a fresh grid with the last valid matrix
     elif error is None:
         session[EDITOR_ROWS] = (editor_key(), _grid_rows())
-    return edited, None if error is None else str(error)
+    return edited, followed, None if error is None else str(error)
 
 
 def _grid_rows() -> dict[tuple[str, int], int]:
@@ -271,30 +271,31 @@ def _grid_rows() -> dict[tuple[str, int], int]:
     return editor.row_positions(len(session[EDITOR_BASE][1]), session.get(editor_key()))
 
 
-def _moved_rows() -> dict[int, int]:
-    """Each token's row before the browser's pending edit -> its row after it."""
+def _moved_rows() -> dict[int, int | None]:
+    """Each token's row before the browser's pending edit -> its row after it (None: deleted)."""
     session = st.session_state
     key, before = session.get(EDITOR_ROWS, (None, None))
     if key != editor_key():  # no edit applied yet to this grid: its rows as drawn
         before = editor.row_positions(len(session[EDITOR_BASE][1]), None)
     after = _grid_rows()
-    return {row: after[grid_row] for grid_row, row in before.items() if grid_row in after}
+    return {row: after.get(grid_row) for grid_row, row in before.items()}
 
 
-def _edited(settings: Settings) -> tuple[Settings, AttentionInputError | None]:
+def _edited(settings: Settings) -> tuple[Settings, list[Notice], AttentionInputError | None]:
     """The settings with the editor's pending edits applied, storing nothing (``preview``
-    reads this too); on an edit that is refused, the settings as they were and why."""
+    reads this too), and what happened to settings whose token was deleted; on an edit that
+    is refused, the settings as they were and why."""
     session = st.session_state
     key = editor_key()
     if key not in session:
-        return settings, None
+        return settings, [], None
     try:
         tokens, rows = editor.apply_edits(*session[EDITOR_BASE], session[key])
     except AttentionInputError as error:
-        return settings, error
-    if (tokens, rows) != (settings.tokens, settings.rows):
-        settings = follow_tokens(settings.replace(tokens=tokens, rows=rows), _moved_rows())
-    return settings, None
+        return settings, [], error
+    if (tokens, rows) == (settings.tokens, settings.rows):
+        return settings, [], None
+    return *follow_tokens(settings.replace(tokens=tokens, rows=rows), _moved_rows()), None
 
 
 def reset_matrix() -> None:

@@ -303,12 +303,38 @@ def test_labels_with_markup_characters_are_accepted_as_text(label):
     assert check_label(f" {label} ", "token") == label
 
 
-def test_token_positions_follow_their_token_and_a_deleted_ones_keeps_its_place():
+def _without(settings, *deleted):
+    """The settings after rows ``deleted`` (0-based) left the matrix, positions unmoved, and
+    where each row went."""
+    kept = [i for i in range(settings.num_tokens) if i not in deleted]
+    after = settings.replace(
+        tokens=tuple(settings.tokens[i] for i in kept), rows=tuple(settings.rows[i] for i in kept)
+    )
+    moved = {i: (kept.index(i) if i in kept else None) for i in range(settings.num_tokens)}
+    return after, moved
+
+
+def test_token_positions_follow_their_token_through_deletions_above_them():
     settings = default_settings().replace(query=4, isolate=6, peek_token=2, padding=2)
-    # rows 0 and 2 deleted: 1 -> 0, 3 -> 1, 4 -> 2, 5 -> 3
-    moved = follow_tokens(settings, {1: 0, 3: 1, 4: 2, 5: 3})
+    moved, notices = follow_tokens(*_without(settings, 0, 2))
     assert (moved["query"], moved["isolate"], moved["peek_token"]) == (2, 4, 1)
     assert moved["padding"] == 2  # a count of tokens at the end, not a token
-    assert follow_tokens(settings, {0: 0, 1: 1, 2: 2}) == settings  # token 4 gone: it stays
+    assert notices == []
     everyone = settings.replace(isolate=0)  # 0: every token, not a position
-    assert follow_tokens(everyone, {0: 1, 1: 2})["isolate"] == 0
+    assert follow_tokens(*_without(everyone, 0))[0]["isolate"] == 0
+
+
+def test_a_setting_whose_own_token_is_deleted_moves_on_and_says_so():
+    settings = default_settings().replace(query=4, isolate=4, peek_token=4)
+    moved, notices = follow_tokens(*_without(settings, 3))  # "with"
+    assert moved.tokens[3] == "one" and moved["query"] == 4 and moved["peek_token"] == 4
+    assert moved["isolate"] == 0  # every token's lines, rather than another token's
+    assert [n.message for n in notices] == [
+        "query: token 4 was deleted; using 4",
+        "isolate: token 4 was deleted, so every token's lines are shown",
+        "peek_token: token 4 was deleted; using 4",
+    ]
+    last = default_settings().replace(query=6, isolate=6)  # peek_token: the lesson's 6
+    moved, notices = follow_tokens(*_without(last, 5))
+    assert (moved["query"], moved["isolate"], moved["peek_token"]) == (5, 0, 5)
+    assert [n.param for n in notices] == ["query", "isolate"]  # no one chose token 6 to peek

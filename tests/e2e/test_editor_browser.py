@@ -433,7 +433,9 @@ def test_deleting_the_only_token_is_refused_and_the_grid_keeps_it(server, page):
 def test_the_focused_token_and_its_lines_follow_it_when_rows_above_are_deleted(server, page):
     """Focused on "one" with its lines alone shown, the learner deletes tokens above it: the
     explanation, the sidebar's choice, the lines and the link stay on "one"; then a slider
-    step keeps it there."""
+    step keeps it there. Then "one" itself is deleted: the focus moves to the token that
+    took its place, the lines go back to every token, and the page says both (it once moved
+    the focus without a word, and the lines silently when the last row went)."""
     screen.open_page(page, f"{server}/?query=5&weights_view=lines&isolate=5")
     tokens = list(BOOK_TOKENS)
 
@@ -463,3 +465,19 @@ def test_the_focused_token_and_its_lines_follow_it_when_rows_above_are_deleted(s
     check(3, "d_out stepped")
     assert expected.settings_of(screen.share_link(page))["d_out"] == 3
     assert _matrix_alerts(page) == []
+
+    before = screen.summary_text(page)
+    screen.wait_idle(page)
+    learner.delete_row(page, 2)  # "one" itself
+    del tokens[2]
+    screen.after_change(page, screen.summary_text, before)
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings.tokens == tuple(tokens) == ("journey", "with", "step")
+    assert (settings["query"], settings["isolate"]) == (3, 0)
+    assert screen.summary_text(page) == expected.summary(settings)
+    assert screen.summary_text(page).startswith("step attends most to")
+    assert learner.chosen(page, "query") == "x(3) step"
+    assert learner.chosen(page, "isolate") == "every token"
+    shown = " | ".join(screen.alerts(page))
+    assert "token 3 was deleted. Using 3." in shown, shown
+    assert "token 3 was deleted, so every token's lines are shown." in shown, shown
