@@ -177,7 +177,7 @@ def _read_matrix(
         try:
             rows = PARAMS["x"].parse(texts["x"])
         except AttentionInputError as error:
-            notices.append(Notice("x", f"the matrix: {error}", "the preset's matrix"))
+            notices.append(Notice("x", f"{PARAMS['x'].label}: {error}", "the preset's matrix"))
     default_tokens = (
         preset_tokens
         if len(preset_tokens) == len(rows) and values["preset"] != "random"
@@ -188,7 +188,9 @@ def _read_matrix(
     try:
         tokens = PARAMS["tokens"].parse(texts["tokens"])
     except AttentionInputError as error:
-        notices.append(Notice("tokens", f"token labels: {error}", _labels(default_tokens)))
+        notices.append(
+            Notice("tokens", f"{PARAMS['tokens'].label}: {error}", _labels(default_tokens))
+        )
         return default_tokens, rows
     if len(tokens) != len(rows):
         notices.append(
@@ -236,8 +238,9 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
         low, high = param.limits(count)
         if not low <= values[name] <= high:
             used = int(min(max(values[name], low), high))
-            # A lesson's own default (change token 6) is no one's choice: brought in silently.
-            given = param.scope != "lesson" or values[name] != param.default
+            # A default (focus on token 2, a lesson's change token 6) is no one's choice: it
+            # is brought in silently (a link with one token never asked for token 2).
+            given = values[name] != param.default
             if given and _matters(param, values):
                 notices.append(Notice(name, _token_problem(param, values[name], count), str(used)))
             values[name] = used

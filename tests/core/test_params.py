@@ -215,6 +215,16 @@ def test_token_dependent_values_are_brought_into_range_with_a_notice():
     assert "padding: 9 is more than the 3 tokens of the matrix; using 3" in messages
 
 
+def test_a_default_brought_into_range_is_not_reported_as_the_links_choice():
+    # Found in Chromium: a one-token link was told "there is no token 2"; it never asked.
+    settings, notices = read_params({"x": ["0.5,0.2"], "tokens": ["solo"]})
+    assert settings["query"] == 1 and notices == []
+    settings, notices = read_params({"x": ["0.5,0.2"], "tokens": ["solo"], "query": ["3"]})
+    assert [n.message for n in notices] == [
+        "query: there is no token 3 (the matrix has 1 token); using 1"
+    ]
+
+
 def test_repeated_parameters_use_the_last_one_and_say_so():
     settings, notices = read_params({"seed": ["1", "2"]})
     assert settings["seed"] == 2

@@ -432,6 +432,11 @@ NOTICE_WORDS = {  # link -> the notice, whole, as the page writes it
         "**typed W_key**: `row 1, column 1 is not a number written with the digits 0-9: "
         "'abc'`. Using the sidebar's W_key.",
     ),
+    "x": (  # once "embedding matrix: the matrix: row 1, …"
+        {"x": "1e-400,0.2,0.3"},
+        "**embedding matrix**: `row 1, column 1 is too close to 0 to compute in float32: type 0 "
+        "or a number of at least 1.2e-38 in size, not 1e-400`. Using `the preset's matrix`.",
+    ),
     "d_out": (
         {"d_out": "99"},
         "**d_out: width of queries, keys and values**: `d_out must be between 1 and 8, not 99`. "
