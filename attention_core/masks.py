@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 from attention_core.trace import AttentionTrace
 
+LEAK_TOLERANCE = 1e-7  # a smaller future weight is float32 rounding, not attention
+ROW_SUM_TOLERANCE = 1e-5  # float32 sums of a dozen weights stray from 1 by about 1e-7
+
 
 @dataclass(frozen=True)
 class MaskVerdict:
@@ -14,6 +17,17 @@ class MaskVerdict:
     leaked: float  # largest |weight| where attention is not allowed
     worst_row_sum_error: float  # largest |row sum - 1| over rows that may attend somewhere
     negative: bool  # any negative weight
+
+    @property
+    def fault(self) -> str | None:
+        """The first thing wrong: ``"leak"`` (a future token has weight), ``"row_sum"`` (a
+        row does not sum to 1), ``"negative"`` (rows sum to 1 only because negative weights
+        cancel positive ones), or None for a correct mask."""
+        if self.leaked >= LEAK_TOLERANCE:
+            return "leak"
+        if self.worst_row_sum_error >= ROW_SUM_TOLERANCE:
+            return "row_sum"
+        return "negative" if self.negative else None
 
 
 def judge_mask(trace: AttentionTrace, head: int = 0) -> MaskVerdict:

@@ -8,6 +8,7 @@ import streamlit as st
 from attention_core.lessons import max_difference, no_peeking
 from attention_core.masks import judge_mask
 from attention_core.params import MASK_STRATEGIES, PARAMS
+from attention_core.reference import MATCH_TOLERANCE
 from ui import charts, controls, grids, safe, state, tables, views
 from ui import page as run_order
 
@@ -43,14 +44,14 @@ holders = views.show_side_by_side(
 for holder, trace in zip(holders, causal.values(), strict=True):
     verdict = judge_mask(trace)
     with holder:
-        if verdict.leaked < 1e-7 and verdict.worst_row_sum_error < 1e-5 and not verdict.negative:
+        if verdict.fault is None:
             st.success("correct: no future weight, rows sum to 1", icon=":material/check_circle:")
-        elif verdict.leaked >= 1e-7:
+        elif verdict.fault == "leak":
             st.error(
                 f"wrong: a future token gets weight {page.number(verdict.leaked)}",
                 icon=":material/cancel:",
             )
-        elif verdict.worst_row_sum_error >= 1e-5:
+        elif verdict.fault == "row_sum":
             st.error(
                 f"wrong: a row sums to 1 ± {page.number(verdict.worst_row_sum_error)}",
                 icon=":material/cancel:",
@@ -58,7 +59,7 @@ for holder, trace in zip(holders, causal.values(), strict=True):
         else:  # rows sum to 1 only because negative weights cancel positive ones
             st.error("wrong: negative weights", icon=":material/cancel:")
 same = max_difference(causal["neg_inf"].weights, causal["zero_renorm"].weights)
-if same <= 1e-5:
+if same <= MATCH_TOLERANCE:
     st.caption(
         f"−∞ before softmax and zero-then-renormalise give the same weights (largest "
         f"difference {views.difference(same)}): a softmax over the allowed keys is the "

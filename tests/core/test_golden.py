@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from attention_core import AttentionConfig, make_embeddings, preset_embeddings, run_attention, steps
+from attention_core.masks import LEAK_TOLERANCE, ROW_SUM_TOLERANCE, MaskVerdict, judge_mask
 
 TOL = 1e-4  # the seeds print four decimals
 
@@ -301,3 +302,28 @@ def test_book_parity_panel_matches_every_printed_tensor():
     settings = {row.setting.split(":")[0] for row in rows}
     assert {"3.5.3 CausalAttention", "3.6.1 MultiHeadAttentionWrapper"} <= settings
     assert "3.6.2 MultiHeadAttention" in settings
+
+
+@pytest.mark.parametrize(
+    ("strategy", "fault"),
+    [
+        ("neg_inf", None),
+        ("zero_renorm", None),
+        ("zero_scores", "leak"),
+        ("zero_no_renorm", "row_sum"),
+    ],
+)
+def test_seed004_mask_strategies_are_judged_as_the_lesson_teaches(strategy, fault):
+    """The two right ways pass; multiplying the scores by the mask leaks (exp(0) is not 0),
+    and zeroing after softmax without renormalising breaks the row sums."""
+    config = AttentionConfig(init="linear", seed=789, mask="causal", mask_strategy=strategy)
+    verdict = judge_mask(run_attention(preset_embeddings("journey"), config))
+    assert verdict.fault == fault
+    if fault is None:
+        assert verdict.leaked < LEAK_TOLERANCE and verdict.worst_row_sum_error < ROW_SUM_TOLERANCE
+
+
+def test_a_row_summing_to_1_through_negative_weights_is_judged_wrong():
+    verdict = MaskVerdict(leaked=0.0, worst_row_sum_error=0.0, negative=True)
+    assert verdict.fault == "negative"
+    assert MaskVerdict(LEAK_TOLERANCE, 1.0, True).fault == "leak"  # the first fault is named
