@@ -78,14 +78,14 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
     format_func = extra.pop("format_func", None)
     common = {"key": name, "help": param.help, "on_change": after_change, "args": (name,), **extra}
     if count is not None:
+        options = list(range(int(param.low if param.low is not None else 1), count + 1))
         if settings[name] > count:  # a link made for a larger model, say
             state.set_value(name, count)
             st.warning(
                 f"**{param.label}**: there is no {param.label} {settings[name]} here, the "
-                f"choices are 1 to {count}. Using {count}.",
+                f"choices are {options[0]} to {count}. Using {count}.",
                 icon=":material/info:",
             )
-        options = list(range(int(param.low if param.low is not None else 1), count + 1))
         format_func = format_func or (lambda i: f"{param.label} {i}")
         _follow(name, min(settings[name], count), options, format_func)
         return st.selectbox(
