@@ -8,7 +8,7 @@ import torch
 
 from attention_core.errors import AttentionInputError, tensor_of
 from attention_core.params import MAX_DIMS, MAX_TOKENS, SEED_MAX
-from attention_core.parsing import as_linked
+from attention_core.parsing import linked_rows
 
 PRESETS = ("journey", "nugues", "montreal", "random")
 
@@ -72,7 +72,7 @@ class Embeddings:
 
         float32 stores 0.89 as 0.8899999857; rounding gives back the number a person typed.
         """
-        return tuple(tuple(as_linked(v) for v in row) for row in self.values.tolist())
+        return linked_rows(self.values.tolist())
 
 
 def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embeddings:

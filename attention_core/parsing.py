@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from attention_core.errors import AttentionInputError
 
@@ -125,6 +126,11 @@ def link_text(value: float) -> str:
 def as_linked(value: float) -> float:
     """``value`` as a copied link gives it back (see :func:`link_text`)."""
     return float(link_text(value))
+
+
+def linked_rows(rows: Iterable[Iterable[float]]) -> tuple[tuple[float, ...], ...]:
+    """A matrix (nested numbers, e.g. a tensor's ``tolist()``) as a copied link gives it back."""
+    return tuple(tuple(as_linked(float(v)) for v in row) for row in rows)
 
 
 def _printable(ch: str) -> bool:

@@ -290,9 +290,10 @@ def follow_tokens(
         row = int(settings[name]) - 1
         if row not in moved:  # every token (0), or beyond the matrix: settle() decides
             continue
-        if moved[row] is not None:
-            if moved[row] != row:
-                changes[name] = int(moved[row]) + 1  # type: ignore[arg-type]
+        now = moved[row]
+        if now is not None:
+            if now != row:
+                changes[name] = now + 1
             continue
         kept_above = sum(1 for old, new in moved.items() if old < row and new is not None)
         used = 0 if param.tokens == "position" else min(kept_above, settings.num_tokens - 1) + 1

@@ -6,7 +6,7 @@ import streamlit as st
 
 from attention_core import AttentionInputError, AttentionTrace
 from attention_core.params import PARAMS
-from attention_core.parsing import as_linked
+from attention_core.parsing import linked_rows
 from attention_core.weights import typed_matrices
 from ui import editor, grids, safe, state
 from ui.page import Page
@@ -16,12 +16,8 @@ Matrix = tuple[tuple[float, ...], ...]
 
 
 def _rows(matrix: object) -> Matrix:
-    return _as_linked(matrix.tolist())  # type: ignore[attr-defined]
-
-
-def _as_linked(rows: object) -> Matrix:
     """Numbers as a link carries them, so that a copied link gives the same."""
-    return tuple(tuple(as_linked(float(v)) for v in row) for row in rows)  # type: ignore[attr-defined]
+    return linked_rows(matrix.tolist())  # type: ignore[attr-defined]
 
 
 def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, Matrix]:
@@ -45,7 +41,7 @@ def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, 
                 column_config={c: grids.number_column(c) for c in names},
             )
             try:
-                matrix = _as_linked(editor.numbers_from_frame(edited, name))
+                matrix = linked_rows(editor.numbers_from_frame(edited, name))
             except AttentionInputError as error:
                 st.warning(f"{safe.md(str(error), 120)}. Using the last valid {name}.")
                 matrix = page.settings[short] or start

@@ -410,10 +410,12 @@ GRID_TEXT = (  # Glide draws on a canvas and mirrors the grid as an accessible t
 
 def test_deleting_the_only_token_is_refused_and_the_grid_keeps_it(server, page):
     """The message says the last token stays: the grid must show it too, so that the next
-    edit (a new row) is made to the matrix the results use."""
+    edit (a new row) is made to the matrix the results use. The one-token link itself opens
+    without a notice: its focus is the default, which no one chose."""
     screen.open_page(page, f"{server}/?x=0.5,0.2&tokens=solo")
     solo = expected.summary(expected.settings_of("x=0.5,0.2&tokens=solo"))
     assert screen.summary_text(page) == solo
+    assert screen.alerts(page) == []  # once "there is no token 2": the link never asked
     learner.delete_row(page, 0)
     shown = _wait_for_alert(page, "at least one token")
     assert any("the last one stays" in a for a in shown), shown
