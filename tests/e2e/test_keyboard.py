@@ -28,14 +28,20 @@ ACTIVE_JS = """() => {
 }"""
 
 
-def tab_to(page, wanted, backwards: bool = False, limit: int = 120) -> dict:
-    """Press Tab (or Shift+Tab) until the focused element matches ``wanted``."""
+def tab_to(page, wanted, backwards: bool = False, limit: int = 400) -> dict:
+    """Press Tab (or Shift+Tab) until the focused element matches ``wanted``.
+
+    The limit covers a whole round of the Playground's focusable elements: once, in CI, 120
+    presses from wherever the focus started did not reach the sidebar's d_out slider.
+    """
+    seen = []
     for _ in range(limit):
         page.keyboard.press("Shift+Tab" if backwards else "Tab")
         active = page.evaluate(ACTIVE_JS)
         if wanted(active):
             return active
-    raise AssertionError("the keyboard never reached the element")
+        seen.append(active["key"] or active["label"] or active["tag"])
+    raise AssertionError(f"the keyboard never reached the element; last: {seen[-12:]}")
 
 
 def expected_vector(url: str) -> list[float]:
@@ -61,7 +67,8 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
         wait_idle(page)
         before = assert_shows_core(page)
 
-        # A sidebar slider: focus it with Tab, move it with an arrow key.
+        # A sidebar slider: focus it with Tab from the top of the page, move it with an arrow.
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
         slider = tab_to(page, lambda a: a["key"] == "d_out" and a["tag"] == "INPUT")
         assert slider["outline"] != "none" and slider["outlineWidth"] >= 2  # visible focus
         page.keyboard.press("ArrowRight")
