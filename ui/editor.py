@@ -67,18 +67,20 @@ def exact_text(value: float, decimals: int) -> str:
 def text_columns(rows: Matrix) -> list[list[str]]:
     """A matrix's numbers as the grid shows them: exact, one column of text per dimension.
 
-    Every number shows the same decimals (the fewest, from 2 to 6, that write each of them
-    exactly), so the points line up; a number that needs more than 6 shows all of its own.
-    Read back with ``float``, every text gives the number it came from.
+    Every number of a column shows the same decimals (the fewest, from 2 to 6, that write each
+    of them exactly), so the points line up down the column and one precise number does not
+    widen the others; a number that needs more than 6 shows all of its own. Read back with
+    ``float``, every text gives the number it came from.
     """
-    needed = [[decimals_needed(v) for v in row] for row in rows]
-    low, high = SHARED_DECIMALS
-    shared = max([low, *(d for row in needed for d in row if d <= high)])
     width = len(rows[0]) if rows else 0
-    return [
-        [exact_text(row[c], max(shared, need[c])) for row, need in zip(rows, needed, strict=True)]
-        for c in range(width)
-    ]
+    return [_column_text([row[c] for row in rows]) for c in range(width)]
+
+
+def _column_text(values: Sequence[float]) -> list[str]:
+    needed = [decimals_needed(v) for v in values]
+    low, high = SHARED_DECIMALS
+    shared = max([low, *(d for d in needed if d <= high)])
+    return [exact_text(v, max(shared, need)) for v, need in zip(values, needed, strict=True)]
 
 
 def to_frame(tokens: Sequence[str], rows: Matrix) -> pd.DataFrame:

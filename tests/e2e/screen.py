@@ -204,6 +204,17 @@ def cell_texts(page) -> list[str]:
     )
 
 
+def grid_texts(page, nth: int = 0) -> list[list[str]]:
+    """The text of each row of a data grid, header first (Glide draws on a canvas and mirrors
+    it as an accessible table)."""
+    return page.evaluate(
+        """nth => [...document.querySelectorAll('[data-testid=stDataFrame]')[nth]
+            .querySelectorAll('table tr')]
+            .map(r => [...r.querySelectorAll('th, td')].map(c => c.innerText.trim()))""",
+        nth,
+    )
+
+
 def tables(page) -> list[str]:
     """The text of every Markdown table in the main area."""
     return page.locator(f"{MAIN} [data-testid='stMarkdown'] table").all_inner_texts()

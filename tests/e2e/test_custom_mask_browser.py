@@ -21,11 +21,6 @@ pytestmark = pytest.mark.e2e
 
 SIZE = 6
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]
-# The grid's accessible table (Glide draws on a canvas and mirrors it as a table).
-GRID_ROWS = (
-    "() => [...document.querySelectorAll('[data-testid=stDataFrame] table tr')]"
-    ".map(r => [...r.querySelectorAll('th, td')].map(c => c.innerText.trim()))"
-)
 
 
 def start_mask() -> list[list[bool]]:
@@ -34,7 +29,7 @@ def start_mask() -> list[list[bool]]:
 
 
 def grid_rows(page) -> list[list[str]]:
-    rows = page.evaluate(GRID_ROWS)
+    rows = screen.grid_texts(page)
     return [row for row in rows if row and re.match(r"q\d+ ", row[0])]  # not the header
 
 

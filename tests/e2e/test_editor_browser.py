@@ -193,6 +193,30 @@ def _typed_weights_elsewhere(page, browser, copied: str) -> list[str]:
         fresh.close()
 
 
+def test_one_precise_number_widens_only_its_own_column(server, page, browser):
+    """Found in Chromium: after 0.123456 was typed, a copied link (or a reload) showed every
+    number of the grid with 6 decimals (0.890000); only that number's column needs them."""
+    screen.open_page(page, server)
+    before = screen.summary_text(page)
+    learner.type_in_cell(page, 4, 2, "0.123456")  # d2 of "one"
+    screen.after_change(page, screen.summary_text, before)
+    copied = screen.share_link(page)
+    assert expected.settings_of(copied).rows[4] == (0.77, 0.123456, 0.1)
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        other = fresh.new_page()
+        screen.open_page(other, copied)
+        rows = {row[-4]: row[-3:] for row in screen.grid_texts(other) if row[-4] in BOOK_TOKENS}
+        assert [rows[token][0] for token in BOOK_TOKENS] == [f"{r[0]:.2f}" for r in BOOK_ROWS]
+        assert [rows[token][1] for token in BOOK_TOKENS] == [
+            f"{r[1]:.6f}" if i != 4 else "0.123456" for i, r in enumerate(BOOK_ROWS)
+        ]
+        assert [rows[token][2] for token in BOOK_TOKENS] == [f"{r[2]:.2f}" for r in BOOK_ROWS]
+    finally:
+        fresh.close()
+
+
 def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page, browser):
     """The W_query grid (the first on the page, numbers only) read as the learner typed it."""
     screen.open_page(page, expected.link(server, "Trainable_weights", **TYPED))

@@ -158,9 +158,21 @@ def test_every_number_the_grid_shows_reads_back_as_exactly_that_number(rows):
     columns = editor.text_columns(tuple(tuple(row) for row in rows))
     read = [[float(columns[c][r]) for c in range(3)] for r in range(len(rows))]
     assert read == rows  # exact, not rounded
-    short = [t for column in columns for t in column if len(t.split(".")[1]) <= 6]
-    assert len({len(t.split(".")[1]) for t in short}) <= 1  # the points line up
+    for column in columns:  # the points line up down each column
+        short = [t for t in column if len(t.split(".")[1]) <= 6]
+        assert len({len(t.split(".")[1]) for t in short}) <= 1
     assert all(len(t.split(".")[1]) >= 2 for column in columns for t in column)
+
+
+def test_each_column_has_its_own_decimals():
+    """Found in Chromium: one precise number (0.123456) gave every column 6 decimals, so d3
+    read 0.890000 and -10 read -10.000000; each column keeps the fewest it needs."""
+    rows = ((0.3, 0.15, 0.89), (0.001, 0.123456, 0.66), (-10.0, 0.5, 0.55))
+    assert editor.text_columns(rows) == [
+        ["0.300", "0.001", "-10.000"],
+        ["0.150000", "0.123456", "0.500000"],
+        ["0.89", "0.66", "0.55"],
+    ]
 
 
 @pytest.mark.parametrize(
