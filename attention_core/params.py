@@ -568,7 +568,7 @@ _LESSON_ROWS = (
         "text",
         "The bank by the river",
         "Your sentence",
-        "At most 200 characters; the model splits it into at most 32 tokens.",
+        "The model splits it into at most 32 tokens.",
         "lesson",
         high=200,
         widget="text",

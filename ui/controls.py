@@ -128,7 +128,11 @@ def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any])
         )
     if param.widget == "toggle":
         return st.toggle(param.label, **start, **common)
-    return st.text_input(param.label, max_chars=int(param.high or 200), **start, **common)
+    # No max_chars: the browser would drop a longer paste without a word. The server refuses
+    # it with a notice naming the setting and keeps the last valid text, as for a link.
+    limit = f"At most {int(param.high)} characters." if param.high else ""
+    common = {**common, "help": " ".join(t for t in (param.help, limit) if t)}
+    return st.text_input(param.label, **start, **common)
 
 
 def _start(name: str, settings: Settings, options: list[Any] | None = None) -> dict[str, Any]:

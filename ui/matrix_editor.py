@@ -68,9 +68,9 @@ def show_glove_import(page: Page) -> None:
             "projection fitted once on those words, never on yours), rounded to 2 decimals, "
             "and become the matrix with the words as labels."
         )
-        words = st.text_input(
-            "Words", "king queen man woman apple orange", max_chars=300, key="glove_words"
-        )
+        # No max_chars: the browser would drop a longer paste without a word, and the button
+        # would use the words from before; the number of words is checked on the server.
+        words = st.text_input("Words", "king queen man woman apple orange", key="glove_words")
         if st.button("Use these words", key="glove_use"):
             result = page.call(cached.playground_words, words, width)
             if result is not None:

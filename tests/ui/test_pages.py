@@ -481,6 +481,16 @@ def test_negative_weights_are_not_called_correct():
     assert verdicts.count("correct: no future weight, rows sum to 1") == 2, verdicts
 
 
+def test_text_fields_say_their_limit_and_leave_it_to_the_server():
+    # max_chars made the browser drop a longer paste without a word; the help says the limit.
+    at = open_page("9_Word_vectors")
+    assert_clean(at)
+    for key, limit in (("sentence", 200), ("word", 30)):
+        field = at.text_input(key=key)
+        assert not field.max_chars  # 0: no limit in the browser
+        assert field.help.endswith(f"At most {limit} characters."), field.help
+
+
 def test_a_layer_or_head_beyond_the_model_is_named_and_the_models_last_one_used():
     at = open_page("10_Real_sentences", {"layer": "40", "model_head": "60"})  # within the table
     assert_clean(at)
