@@ -48,12 +48,12 @@ for holder, trace in zip(holders, causal.values(), strict=True):
             st.success("correct: no future weight, rows sum to 1", icon=":material/check_circle:")
         elif verdict.fault == "leak":
             st.error(
-                f"wrong: a future token gets weight {page.number(verdict.leaked)}",
+                f"wrong: a future token gets weight {views.nonzero(page, verdict.leaked)}",
                 icon=":material/cancel:",
             )
         elif verdict.fault == "row_sum":
             st.error(
-                f"wrong: a row sums to 1 ± {page.number(verdict.worst_row_sum_error)}",
+                f"wrong: a row sums to 1 ± {views.nonzero(page, verdict.worst_row_sum_error)}",
                 icon=":material/cancel:",
             )
         else:  # rows sum to 1 only because negative weights cancel positive ones
@@ -80,7 +80,7 @@ verdict = judge_mask(chosen)
 metrics = st.columns(3)
 metrics[0].metric(
     "largest future weight",  # fits its third of the page in presentation mode
-    page.number(verdict.leaked),
+    views.nonzero(page, verdict.leaked),
     help="The largest weight above the diagonal: a query's weight on a token after it.",
 )
 metrics[1].metric("worst row-sum error", page.number(verdict.worst_row_sum_error))

@@ -73,6 +73,14 @@ def difference(value: float) -> str:
     return f"{value:.1e}" if math.isfinite(value) else format_number(value)
 
 
+def nonzero(page: Page, value: float) -> str:
+    """A number in the app's format, or in scientific notation (2.8e-06) when that format
+    would round a number that is not 0 to 0 (a leak must not read 0.0000)."""
+    text = page.number(value)
+    rounded_away = value != 0 and math.isfinite(value) and round(value, page.decimals) == 0
+    return f"{value:.1e}" if rounded_away else text
+
+
 def matrix_values(matrix: torch.Tensor) -> list[list[float]]:
     """A 2-D tensor as nested floats (chart data)."""
     return [[float(v) for v in row] for row in matrix.tolist()]

@@ -133,3 +133,27 @@ def test_a_row_deleted_elsewhere_restarts_the_mask_and_the_page_says_so(server, 
     five = [[i > 0 and j <= i for j in range(5)] for i in range(5)]
     want = expected_cells(page.url, five)
     assert wait_for_cells(page, want) == want
+
+
+def test_a_tiny_leak_reads_as_a_leak_while_d_out_grows(server, page):
+    """Found in Chromium: large scores (a random 12 x 16 matrix) shrink the leak of scores x
+    mask below what 4 decimals show: page 5 said "wrong: a future token gets weight 0.0000",
+    and from d_out 8 on, below its old tolerance, "correct". At every d_out the pitfall is
+    called wrong with its leak printed unrounded, and the two right strategies correct."""
+    page.goto(f"{server}/Causal_mask?preset=random&num_tokens=12&d_in=16")
+    screen.wait_ready(page, 120)
+    for d_out in range(2, 9):
+        if d_out > 2:
+            before = screen.heatmap(page, "scores × mask (pitfall)")
+            learner.press_slider(page, "d_out")
+            screen.after_change(
+                page, lambda p: screen.heatmap(p, "scores × mask (pitfall)"), before
+            )
+        assert learner.slider_value(page, "d_out") == str(d_out)
+        settings = expected.settings_of(page.url)
+        trace = expected.trace_of(settings, mask="causal", mask_strategy="zero_scores", dropout=0)
+        leak = float(trace.weights[0][~trace.allowed].max())
+        assert 0 < leak < 5e-5, leak  # 0.0000 at 4 decimals
+        said = screen.alerts(page)
+        assert sum(f"wrong: a future token gets weight {leak:.1e}" in t for t in said) == 1, said
+        assert sum("correct: no future weight" in t for t in said) == 2, said

@@ -304,15 +304,27 @@ SHORT_TITLES = {
 }
 
 
+def visible(shown: Shown, value: float) -> str:
+    """How page 5 prints a leak: never as 0 when it is not 0."""
+    text = shown.fmt(value)
+    if value != 0 and math.isfinite(value) and float(text) == 0:
+        return f"{value:.1e}"
+    return text
+
+
 def causal_page(shown: Shown) -> None:
     settings = shown.settings
+    errors = [e.value for e in shown.at.error]
     for strategy in MASK_STRATEGIES:
         trace = shown.run(mask="causal", mask_strategy=strategy, dropout=0.0)
         shown.heatmap(SHORT_TITLES[strategy], trace.weights_after_dropout[0])
+        leaked = judge_mask(trace).leaked
+        if leaked > 0:
+            assert f"wrong: a future token gets weight {visible(shown, leaked)}" in errors
     inspected = shown.run(mask="causal", mask_strategy=settings["inspect"], dropout=0.0)
     verdict = judge_mask(inspected)
     metrics = {m.label: m.value for m in shown.at.metric}
-    assert metrics["largest future weight"] == shown.fmt(verdict.leaked)
+    assert metrics["largest future weight"] == visible(shown, verdict.leaked)
     assert metrics["worst row-sum error"] == shown.fmt(verdict.worst_row_sum_error)
     config = core_config(settings)
     peek = no_peeking(shown.embeddings, config, settings["peek_token"] - 1, settings["peek_amount"])

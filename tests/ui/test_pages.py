@@ -481,6 +481,20 @@ def test_negative_weights_are_not_called_correct():
     assert verdicts.count("correct: no future weight, rows sum to 1") == 2, verdicts
 
 
+@pytest.mark.parametrize(("d_out", "shown"), [("2", "2.8e-06"), ("8", "3.1e-11")])
+def test_a_tiny_leak_is_called_wrong_and_printed_unrounded(d_out, shown):
+    # Found in Chromium: large scores shrink the leak of scores x mask below what 4 decimals
+    # show; page 5 said "wrong: a future token gets weight 0.0000" (d_out 2) or, below its
+    # old tolerance of 1e-7, "correct" (d_out 8).
+    link = {"preset": "random", "num_tokens": "12", "d_in": "16", "d_out": d_out}
+    at = open_page("5_Causal_mask", {**link, "inspect": "zero_scores"})
+    assert_clean(at)
+    assert f"wrong: a future token gets weight {shown}" in [e.value for e in at.error]
+    verdicts = [s.value for s in at.success]
+    assert verdicts.count("correct: no future weight, rows sum to 1") == 2, verdicts
+    assert {m.label: m.value for m in at.metric}["largest future weight"] == shown
+
+
 def test_text_fields_say_their_limit_and_leave_it_to_the_server():
     # max_chars made the browser drop a longer paste without a word; the help says the limit.
     at = open_page("9_Word_vectors")
