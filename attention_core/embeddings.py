@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import torch
 
 from attention_core.errors import AttentionInputError, tensor_of
+from attention_core.formatting import counted
 from attention_core.params import MAX_DIMS, MAX_TOKENS, SEED_MAX
 from attention_core.parsing import linked_rows
 
@@ -49,7 +50,8 @@ class Embeddings:
             raise AttentionInputError("the embedding matrix needs at least one row and one column")
         if len(self.tokens) != self.values.shape[0]:
             raise AttentionInputError(
-                f"{len(self.tokens)} token labels for {self.values.shape[0]} rows: "
+                f"{counted(len(self.tokens), 'token label')} for "
+                f"{counted(self.values.shape[0], 'row')}: "
                 "give one label per row"
             )
         bad = (~torch.isfinite(self.values)).nonzero()

@@ -33,3 +33,8 @@ def format_number(
 def format_vector(values: list[float], decimals: int = DEFAULT_DECIMALS) -> str:
     """``[a, b, …]`` with every number in the one format."""
     return "[" + ", ".join(format_number(v, decimals) for v in values) + "]"
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is 1: "1 row", "2 rows"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -17,6 +17,7 @@ from typing import Any
 from attention_core.config import AttentionConfig, Matrix
 from attention_core.embeddings import Embeddings, make_embeddings, preset_embeddings
 from attention_core.errors import AttentionInputError
+from attention_core.formatting import counted
 from attention_core.params import CONFIG_PARAMS, DEFAULTS, PARAMS, Param
 from attention_core.parsing import echo
 
@@ -196,7 +197,8 @@ def _read_matrix(
         notices.append(
             Notice(
                 "tokens",
-                f"{len(tokens)} token labels for {len(rows)} rows of the matrix",
+                f"{counted(len(tokens), 'token label')} for {counted(len(rows), 'row')} of the "
+                "matrix",
                 _labels(default_tokens),
             )
         )

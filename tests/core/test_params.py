@@ -238,6 +238,10 @@ def test_explicit_matrix_and_tokens():
     settings, notices = read_params({"x": ["1,0;0,1"], "tokens": ["a,b,c"]})
     assert settings.tokens == ("t1", "t2")
     assert notices[0].message == "3 token labels for 2 rows of the matrix; using t1, t2"
+    settings, notices = read_params({"x": ["1,2,3;4,5,6"], "tokens": ["a"]})
+    assert notices[0].message == "1 token label for 2 rows of the matrix; using t1, t2"
+    settings, notices = read_params({"x": ["1,2,3"], "tokens": ["a,b"]})
+    assert notices[0].message == "2 token labels for 1 row of the matrix; using t1"
 
 
 def test_a_bad_matrix_falls_back_to_the_preset_and_keeps_its_labels_if_they_fit():

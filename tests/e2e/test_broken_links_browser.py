@@ -94,3 +94,14 @@ def test_a_layer_and_head_beyond_the_model_are_named_then_a_choice_works(server,
     assert [a for a in screen.alerts(page) if "the choices are" in a] == []
     assert expected.settings_of(screen.share_link(page))["model_head"] == 4
     assert learner.chosen(page, "layer") == "layer 1"
+
+
+def test_one_label_for_two_rows_is_named_in_plain_words(server, page):
+    """Found in Chromium: "1 token labels for 2 rows"; the matrix is kept, the labels not."""
+    query = "x=1,2,3;4,5,6&tokens=a"
+    screen.open_page(page, url(server, "", query))
+    said = [a for a in screen.alerts(page) if "for 2 rows" in a]
+    assert said and "1 token label for 2 rows of the matrix. Using t1, t2." in said[0], said
+    settings = expected.settings_of(screen.share_link(page))
+    assert settings.tokens == ("t1", "t2") and settings.rows == ((1, 2, 3), (4, 5, 6))
+    assert screen.summary_text(page) == expected.summary(settings)
