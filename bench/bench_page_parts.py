@@ -45,7 +45,8 @@ NO_FORMULA = (
 )
 NO_BARS = (
     "ui/views.py",
-    '        st.vega_lite_chart(spec=charts.with_table(spec), key="focus_bars", width="stretch")\n',
+    '        st.vega_lite_chart(spec=charts.for_streamlit(spec), key="focus_bars", '
+    'width="stretch")\n',
     "        pass\n",
 )
 LINKS_NOT_REDRAWN = (

@@ -64,7 +64,7 @@ for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, s
             log_y=log_y,
             present=page.present,
         )
-        st.vega_lite_chart(spec=charts.with_table(spec), key=f"ch_{measure}", width="stretch")
+        st.vega_lite_chart(spec=charts.for_streamlit(spec), key=f"ch_{measure}", width="stretch")
 
 st.header("Why √d and not d? Measured at d = 512")
 at = {r["scaling"]: r for r in rows if r["d"] == 512}

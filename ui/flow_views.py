@@ -77,7 +77,7 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
         max_width=MAIN_WIDTH,
     )
     spec = flow.picture(fitted, numbers, page.labels, stage)
-    st.vega_lite_chart(spec=charts.with_table(spec), key="flow_picture", width="content")
+    st.vega_lite_chart(spec=charts.for_streamlit(spec), key="flow_picture", width="content")
     if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
         st.caption(
             f"The picture rounds to {fitted.decimals} decimals so that its type stays large "

@@ -98,7 +98,7 @@ def show_heatmap(
     spec = charts.make_heatmap(
         heatmap, decimals=page.decimals, present=page.present, max_width=max_width
     )
-    st.vega_lite_chart(spec=charts.with_table(spec), key=key, width="content")
+    st.vega_lite_chart(spec=charts.for_streamlit(spec), key=key, width="content")
     if table:
         show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
 
@@ -209,7 +209,7 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
             decimals=page.decimals,
             present=page.present,
         )
-        st.vega_lite_chart(spec=charts.with_table(spec), key="focus_bars", width="stretch")
+        st.vega_lite_chart(spec=charts.for_streamlit(spec), key="focus_bars", width="stretch")
     with formula:
         st.latex(formulas.context_latex(page, trace, head, formulas.COLUMN_WIDTH))
 

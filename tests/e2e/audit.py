@@ -88,9 +88,17 @@ class Visit:
     formulas: list[dict] = field(default_factory=list)
     wide_tables: list[str] = field(default_factory=list)
     cut_labels: list[str] = field(default_factory=list)
+    chart_text: list[tuple[str, str]] = field(default_factory=list)  # (text, fill) of labels
     violations: list[dict] = field(default_factory=list)
     weights_box: dict | None = None
     exceptions: int = 0
+
+
+# Every axis and legend label and title, and chart title, drawn on the page's background.
+CHART_TEXT_JS = """() => [...document.querySelectorAll(
+    '[data-testid=stVegaLiteChart] :is(.role-axis-label, .role-axis-title, .role-legend-label,'
+    + ' .role-legend-title, .role-title-text) text')]
+    .map(t => [t.textContent, t.getAttribute('fill')])"""
 
 
 def visit(page, url: str, run_axe: bool) -> Visit:
@@ -108,6 +116,7 @@ def visit(page, url: str, run_axe: bool) -> Visit:
     result.formulas = page.evaluate(FORMULA_GEOMETRY_JS)
     result.wide_tables = page.evaluate(WIDE_TABLES_JS)
     result.cut_labels = page.evaluate(CUT_LABELS_JS)
+    result.chart_text = [tuple(pair) for pair in page.evaluate(CHART_TEXT_JS)]
     weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
     if weights.count():
         result.weights_box = weights.first.bounding_box()

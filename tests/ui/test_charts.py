@@ -310,3 +310,17 @@ def test_new_numbers_of_the_same_width_leave_the_spec_unchanged_but_its_data(fir
         return {k: v for k, v in built.items() if k != "data"}
 
     assert spec(first) == spec(second)
+
+
+def test_axis_and_legend_text_take_the_page_text_colour():
+    # Streamlit's chart theme draws them in #808495 (3.7 : 1 on white, under WCAG AA).
+    spec = {"mark": "rect", "config": {"axis": {"labelFontSize": 17, "labelColor": "#222222"}}}
+    themed = charts.with_text_color(spec, "#111111")
+    assert themed["config"]["axis"] == {
+        "labelFontSize": 17,
+        "labelColor": "#222222",  # a chart's own choice stays
+        "titleColor": "#111111",
+    }
+    assert themed["config"]["legend"] == {"labelColor": "#111111", "titleColor": "#111111"}
+    assert spec["config"]["axis"] == {"labelFontSize": 17, "labelColor": "#222222"}  # a copy
+    assert charts.with_text_color(spec, None) is spec
