@@ -273,7 +273,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
 
 
 def follow_tokens(
-    settings: Settings, moved: Mapping[int, int | None]
+    settings: Settings, moved: Mapping[int, int | None], before: Sequence[str]
 ) -> tuple[Settings, list[Notice]]:
     """The settings with every token position (the focused token, the lines' token...) moved
     with its token, after an edit that deleted or added rows; a setting whose own token was
@@ -283,6 +283,7 @@ def follow_tokens(
     Args:
         settings: the settings after the edit, positions still as they were before it.
         moved: each token's 0-based row before the edit -> its row after (None: deleted).
+        before: the token labels before the edit (a notice names the deleted one).
     """
     changes: dict[str, int] = {}
     notices: list[Notice] = []
@@ -303,11 +304,11 @@ def follow_tokens(
         # A lesson's own default (change token 6) is no one's choice: it moves silently.
         given = param.scope != "lesson" or settings[name] != param.default
         if given and _matters(param, settings.values):
-            what = f"{name}: token {row + 1} was deleted"
+            what = f"{name}: token {row + 1} ({before[row]}) was deleted"
             if used == 0:
                 notices.append(Notice(name, f"{what}, so every token's lines are shown"))
             else:
-                notices.append(Notice(name, what, str(used)))
+                notices.append(Notice(name, what, f"{used} ({settings.tokens[used - 1]})"))
     return (settings.replace(**changes) if changes else settings), notices
 
 

@@ -295,7 +295,8 @@ def _edited(settings: Settings) -> tuple[Settings, list[Notice], AttentionInputE
         return settings, [], error
     if (tokens, rows) == (settings.tokens, settings.rows):
         return settings, [], None
-    return *follow_tokens(settings.replace(tokens=tokens, rows=rows), _moved_rows()), None
+    edited = settings.replace(tokens=tokens, rows=rows)
+    return *follow_tokens(edited, _moved_rows(), settings.tokens), None
 
 
 def reset_matrix() -> None:

@@ -325,7 +325,7 @@ def _without(settings, *deleted):
         tokens=tuple(settings.tokens[i] for i in kept), rows=tuple(settings.rows[i] for i in kept)
     )
     moved = {i: (kept.index(i) if i in kept else None) for i in range(settings.num_tokens)}
-    return after, moved
+    return after, moved, settings.tokens
 
 
 def test_token_positions_follow_their_token_through_deletions_above_them():
@@ -344,9 +344,9 @@ def test_a_setting_whose_own_token_is_deleted_moves_on_and_says_so():
     assert moved.tokens[3] == "one" and moved["query"] == 4 and moved["peek_token"] == 4
     assert moved["isolate"] == 0  # every token's lines, rather than another token's
     assert [n.message for n in notices] == [
-        "query: token 4 was deleted; using 4",
-        "isolate: token 4 was deleted, so every token's lines are shown",
-        "peek_token: token 4 was deleted; using 4",
+        "query: token 4 (with) was deleted; using 4 (one)",
+        "isolate: token 4 (with) was deleted, so every token's lines are shown",
+        "peek_token: token 4 (with) was deleted; using 4 (one)",
     ]
     last = default_settings().replace(query=6, isolate=6)  # peek_token: the lesson's 6
     moved, notices = follow_tokens(*_without(last, 5))

@@ -505,5 +505,5 @@ def test_the_focused_token_and_its_lines_follow_it_when_rows_above_are_deleted(s
     assert learner.chosen(page, "query") == "x(3) step"
     assert learner.chosen(page, "isolate") == "every token"
     shown = " | ".join(screen.alerts(page))
-    assert "token 3 was deleted. Using 3." in shown, shown
-    assert "token 3 was deleted, so every token's lines are shown." in shown, shown
+    assert "token 3 (one) was deleted. Using 3 (step)." in shown, shown
+    assert "token 3 (one) was deleted, so every token's lines are shown." in shown, shown

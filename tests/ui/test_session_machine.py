@@ -242,7 +242,7 @@ class LearnerSession(RuleBasedStateMachine):
         focused, kept = rows[query - 1], grid.visible()  # the focused token follows its token
         expected = kept.index(focused) + 1 if focused in kept else min(query, len(kept))
         assert url_settings(self.at)["query"] == expected
-        said = [t for _, _, t in alerts(self.at) if f"token {query} was deleted" in t]
+        said = [t for _, _, t in alerts(self.at) if f"token {query} (" in t and "deleted" in t]
         assert bool(said) == (focused not in kept), said  # only its own deletion is told
 
     @precondition(lambda self: self.grid is not None)
