@@ -14,19 +14,22 @@ what the learner typed reaches ``parse_number`` unchanged, and is taken or refus
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from numbers import Real
+from typing import TypeVar
 
 import pandas as pd
 
 from attention_core import AttentionInputError
+from attention_core.formatting import counted
 from attention_core.params import MAX_TOKENS
 from attention_core.parsing import check_label, check_value, echo, parse_number
 
 TOKEN_COLUMN = "token"
 NEW_LABEL = "new"  # what a row added in the grid is called until the learner names it
 Matrix = tuple[tuple[float, ...], ...]
+T = TypeVar("T")
 
 
 class WholeEditError(AttentionInputError):
@@ -104,7 +107,8 @@ def apply_edits(
     Raises:
         TooLargeError: when the result would have more rows than the dashboard holds.
         EmptyMatrixError: when it would have none.
-        AttentionInputError: naming the first bad cell (row and column) and what is wrong.
+        AttentionInputError: naming the first bad cell (row and column), what is wrong, and
+            where the other bad cells are.
     """
     if not isinstance(edits, Mapping):
         return tuple(tokens), rows
@@ -119,6 +123,7 @@ def apply_edits(
         raise EmptyMatrixError("the matrix needs at least one token; the last one stays")
     names = column_names(len(rows[0]))
     edited = edits.get("edited_rows") or {}
+    cells = _Cells()
     new_tokens: list[str] = []
     new_rows: list[tuple[float, ...]] = []
     for index, (label, row) in enumerate(zip(tokens, rows, strict=True)):
@@ -126,14 +131,46 @@ def apply_edits(
             continue
         change = edited.get(index, edited.get(str(index), {})) or {}
         position = len(new_rows) + 1
-        new_tokens.append(_label(change.get(TOKEN_COLUMN, label), position))
-        new_rows.append(_row(change, row, names, position))
+        new_tokens.append(cells.token(change.get(TOKEN_COLUMN, label), position))
+        new_rows.append(_row(cells, change, row, names, position))
     for record in added:
         position = len(new_rows) + 1
         record = record if isinstance(record, Mapping) else {}
-        new_tokens.append(_label(record.get(TOKEN_COLUMN, NEW_LABEL), position))
-        new_rows.append(_row(record, (0.0,) * len(names), names, position))
+        new_tokens.append(cells.token(record.get(TOKEN_COLUMN, NEW_LABEL), position))
+        new_rows.append(_row(cells, record, (0.0,) * len(names), names, position))
+    cells.check()
     return tuple(new_tokens), tuple(new_rows)
+
+
+class _Cells:
+    """Reads every cell, so that a refusal names the first bad cell and where the others are
+    (a learner who typed several bad cells once heard of the first one only)."""
+
+    SHOWN = 3  # other bad cells named; more are "…"
+
+    def __init__(self) -> None:
+        self.problems: list[tuple[str, str]] = []  # (where, what is wrong)
+
+    def read(self, parse: Callable[[object, str], T], raw: object, where: str, bad: T) -> T:
+        """``parse(raw, where)``; on a refusal, ``bad`` stands in until :meth:`check` raises."""
+        try:
+            return parse(raw, where)
+        except AttentionInputError as error:
+            self.problems.append((where, str(error)))
+            return bad
+
+    def token(self, raw: object, position: int) -> str:
+        return self.read(_label, raw, f"row {position}, token", "")
+
+    def check(self) -> None:
+        if not self.problems:
+            return
+        (_, first), *others = self.problems
+        if others:
+            named = "; ".join(where for where, _ in others[: self.SHOWN])
+            more = "; …" if len(others) > self.SHOWN else ""
+            first += f"; {counted(len(others), 'other cell')} cannot be read either: {named}{more}"
+        raise AttentionInputError(first)
 
 
 def row_positions(count: int, edits: object) -> dict[tuple[str, int], int]:
@@ -158,17 +195,19 @@ def _is_index(value: object, count: int) -> bool:
 
 
 def _row(
-    change: Mapping[str, object], row: Sequence[float], names: list[str], position: int
+    cells: _Cells,
+    change: Mapping[str, object],
+    row: Sequence[float],
+    names: list[str],
+    position: int,
 ) -> tuple[float, ...]:
-    values = []
-    for name, old in zip(names, row, strict=True):
-        raw = change.get(name, old)
-        values.append(_number(raw, f"row {position}, column {name}"))
-    return tuple(values)
+    return tuple(
+        cells.read(_number, change.get(name, old), f"row {position}, column {name}", 0.0)
+        for name, old in zip(names, row, strict=True)
+    )
 
 
-def _label(raw: object, position: int) -> str:
-    where = f"row {position}, token"
+def _label(raw: object, where: str) -> str:
     if raw is None or (isinstance(raw, float) and math.isnan(raw)):
         raise AttentionInputError(f"{where} is empty: give the token a name")
     return check_label(str(raw), where)

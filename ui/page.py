@@ -193,7 +193,7 @@ def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
     notices = [_notice_text(n) for n in current.notices]
     if current.editor_error:
         notices.append(
-            f"Matrix: {safe.md(current.editor_error, 200)}. The results use the last valid matrix."
+            f"Matrix: {safe.md(current.editor_error, 320)}. The results use the last valid matrix."
         )
     if failure:
         notices.append(failure)

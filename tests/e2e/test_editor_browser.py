@@ -160,6 +160,36 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
         context.close()
 
 
+def test_two_bad_cells_are_both_named_and_fixed_one_after_the_other(server, page):
+    """Found in Chromium: with several bad cells only the first was named; the learner met
+    the next one only after fixing it. The message names both; fixing the first leaves the
+    second named alone; fixing that one brings the numbers of both fixes."""
+    screen.open_page(page, server)
+    matrix = Matrix()
+    start = screen.summary_text(page)
+    learner.type_in_cell(page, 1, 1, "abc")  # journey, d1
+    _wait_for_alert(page, "row 2, column d1")
+    learner.type_in_cell(page, 3, 2, "1e400")  # with, d2
+    shown = _wait_for_alert(page, "1 other cell cannot be read either: row 4, column d2")
+    message = next(a for a in shown if "Matrix:" in a)
+    assert (
+        "row 2, column d1 is not a number written with the digits 0-9: 'abc'; 1 other cell"
+        " cannot be read either: row 4, column d2." in message
+    ), message
+    assert screen.summary_text(page) == start == matrix.summary()
+
+    learner.type_in_cell(page, 1, 1, "0.5")
+    message = next(a for a in _wait_for_alert(page, "row 4, column d2 must") if "Matrix:" in a)
+    assert "row 2" not in message and "other cell" not in message, message
+    assert screen.summary_text(page) == start  # still the last valid matrix
+
+    learner.type_in_cell(page, 3, 2, "0.25")
+    matrix.rows[1][0], matrix.rows[3][1] = 0.5, 0.25
+    screen.after_change(page, screen.summary_text, start)
+    check_screen(page, matrix, "both fixed")
+    assert _matrix_alerts(page) == []
+
+
 TYPED = {
     "weights_from": "typed",
     "d_out": "2",

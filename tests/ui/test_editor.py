@@ -220,6 +220,25 @@ def test_a_bad_number_typed_as_text_is_named_and_the_last_valid_matrix_stays(typ
     assert url_settings(at).rows[0] == JOURNEY_VALUES[0]
 
 
+def test_several_bad_cells_are_all_located_in_one_message():
+    # Found in Chromium: with six bad cells, only the first was named, and the learner who
+    # fixed it met the next one only then.
+    base = (JOURNEY_TOKENS, tuple(tuple(r) for r in JOURNEY_VALUES))
+    bad = {1: {"d1": "abc", "d3": "nan"}, 2: {"d2": ""}, 4: {"token": "a,b", "d1": "1e999"}}
+    with pytest.raises(editor.AttentionInputError) as refused:
+        editor.apply_edits(*base, {"edited_rows": bad, "added_rows": [{"d1": "x"}]})
+    assert str(refused.value) == (
+        "row 2, column d1 is not a number written with the digits 0-9: 'abc'; 5 other cells "
+        "cannot be read either: row 2, column d3; row 3, column d2; row 5, token; …"
+    )
+    with pytest.raises(editor.AttentionInputError) as refused:
+        editor.apply_edits(*base, {"edited_rows": {0: {"d1": "abc"}, 5: {"d3": "2,5"}}})
+    assert str(refused.value).endswith("; 1 other cell cannot be read either: row 6, column d3")
+    with pytest.raises(editor.AttentionInputError) as refused:  # one bad cell: as before
+        editor.apply_edits(*base, {"edited_rows": {0: {"d1": "abc"}}})
+    assert "other" not in str(refused.value)
+
+
 def test_typed_weights_are_read_as_written_and_a_bad_one_is_named():
     at = open_page("3_Trainable_weights", {"d_out": "2"})
     at.radio(key="weights_from").set_value("typed").run()
