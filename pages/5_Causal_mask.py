@@ -44,7 +44,9 @@ holders = views.show_side_by_side(
 for holder, trace in zip(holders, causal.values(), strict=True):
     verdict = judge_mask(trace)
     with holder:
-        if verdict.fault is None:
+        if verdict.fault == "undefined":
+            st.error("wrong: undefined weights (0/0 in a row)", icon=":material/cancel:")
+        elif verdict.fault is None:
             st.success("correct: no future weight, rows sum to 1", icon=":material/check_circle:")
         elif verdict.fault == "leak":
             st.error(
@@ -83,7 +85,9 @@ metrics[0].metric(
     views.nonzero(page, verdict.leaked),
     help="The largest weight above the diagonal: a query's weight on a token after it.",
 )
-metrics[1].metric("worst row-sum error", page.number(verdict.worst_row_sum_error))
+worst = verdict.worst_row_sum_error  # float32's own error shows as 0 when the rows are right
+shown = views.nonzero(page, worst) if verdict.fault == "row_sum" else page.number(worst)
+metrics[1].metric("worst row-sum error", shown)
 metrics[2].metric("negative weights", "yes" if verdict.negative else "no")
 inspected = views.scores_heatmap(page, chosen)
 views.show_heatmap(

@@ -341,6 +341,20 @@ def test_a_tiny_leak_of_multiplied_scores_is_still_a_leak(d_out, low, high):
     assert right.leaked == 0 and right.fault is None
 
 
+def test_undefined_weights_are_never_called_correct():
+    """Found by a review: NaN compares False with every tolerance, so a row-sum normalisation
+    dividing 0 by 0 was judged correct, the pitfalls included."""
+    settings, notices = read_params(
+        {"x": ["0,0;1,2;3,-1"], "norm": ["sum"], "mask": ["causal"]}, default_settings()
+    )
+    assert notices == []
+    for strategy in ("neg_inf", "zero_renorm", "zero_scores", "zero_no_renorm"):
+        config = settings.config().replace(mask_strategy=strategy, dropout=0.0)
+        assert judge_mask(run_attention(settings.embeddings(), config)).fault == "undefined"
+    assert MaskVerdict(math.nan, 0.0, False).fault == "undefined"
+    assert MaskVerdict(0.0, math.nan, False).fault == "undefined"
+
+
 def test_a_row_summing_to_1_through_negative_weights_is_judged_wrong():
     verdict = MaskVerdict(leaked=0.0, worst_row_sum_error=0.0, negative=True)
     assert verdict.fault == "negative"

@@ -157,3 +157,13 @@ def test_a_tiny_leak_reads_as_a_leak_while_d_out_grows(server, page):
         said = screen.alerts(page)
         assert sum(f"wrong: a future token gets weight {leak:.1e}" in t for t in said) == 1, said
         assert sum("correct: no future weight" in t for t in said) == 2, said
+
+
+def test_undefined_weights_are_called_wrong_in_the_browser(server, page):
+    """A row of zero scores under the row-sum normalisation divides 0 by 0: every strategy's
+    card says so (they all said "correct" when NaN slipped past the tolerances)."""
+    page.goto(f"{server}/Causal_mask?x=0,0;1,2;3,-1&norm=sum")
+    screen.wait_ready(page, 120)
+    said = screen.alerts(page)
+    assert sum("wrong: undefined weights (0/0 in a row)" in t for t in said) == 4, said
+    assert not any("correct" in t for t in said), said

@@ -495,6 +495,15 @@ def test_a_tiny_leak_is_called_wrong_and_printed_unrounded(d_out, shown):
     assert {m.label: m.value for m in at.metric}["largest future weight"] == shown
 
 
+def test_undefined_weights_are_called_wrong_on_page_5():
+    at = open_page("5_Causal_mask", {"x": "0,0;1,2;3,-1", "norm": "sum"})
+    assert_clean(at)
+    verdicts = [e.value for e in at.error] + [s.value for s in at.success]
+    assert verdicts.count("wrong: undefined weights (0/0 in a row)") == 4, verdicts
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["worst row-sum error"] == "undefined"
+
+
 def test_text_fields_say_their_limit_and_leave_it_to_the_server():
     # max_chars made the browser drop a longer paste without a word; the help says the limit.
     at = open_page("9_Word_vectors")
