@@ -145,13 +145,13 @@ def check_text(text: str, where: str, limit: int) -> str:
     cleaned = " ".join(text.split())
     if not cleaned:
         raise AttentionInputError(f"{where} is empty")
+    if len(cleaned) > limit:  # first: a huge paste is not read character by character
+        raise AttentionInputError(f"{where} has {len(cleaned)} characters; at most {limit}")
     bad = next((ch for ch in cleaned if not _printable(ch)), None)
     if bad is not None:
         raise AttentionInputError(
             f"{where} contains U+{ord(bad):04X}: type printable characters only"
         )
-    if len(cleaned) > limit:
-        raise AttentionInputError(f"{where} has {len(cleaned)} characters; at most {limit}")
     return cleaned
 
 

@@ -11,6 +11,9 @@ from attention_core.parsing import LABEL_MAX_CHARS, VALUE_LIMIT
 from ui import cached, controls, editor, grids, safe, state
 from ui.page import Page
 
+WORDS_MAX_CHARS = 300  # the GloVe import's text: room for its words, spaces and punctuation
+REFUSED_SHOWN = 5  # words left out that are named one by one
+
 
 def show_matrix_editor(page: Page) -> None:
     """The grid: edit a number, rename a token, add or delete a token; Reset goes back.
@@ -69,9 +72,21 @@ def show_glove_import(page: Page) -> None:
             "and become the matrix with the words as labels."
         )
         # No max_chars: the browser would drop a longer paste without a word, and the button
-        # would use the words from before; the number of words is checked on the server.
-        words = st.text_input("Words", "king queen man woman apple orange", key="glove_words")
+        # would use the words from before; the length is checked here, on the server.
+        words = st.text_input(
+            "Words",
+            "king queen man woman apple orange",
+            key="glove_words",
+            help=f"At most {MAX_TOKENS} words in {WORDS_MAX_CHARS} characters.",
+        )
         if st.button("Use these words", key="glove_use"):
+            if len(words) > WORDS_MAX_CHARS:
+                st.warning(
+                    f"Words: {len(words)} characters; at most {WORDS_MAX_CHARS}. The matrix is "
+                    "unchanged.",
+                    icon=":material/warning:",
+                )
+                return
             result = page.call(cached.playground_words, words, width)
             if result is not None:
                 found, refused = result
@@ -80,8 +95,11 @@ def show_glove_import(page: Page) -> None:
                 if found.unknown:
                     notes.append(f"Not in GloVe, left out: {_listed(found.unknown)}.")
                 notes += [
-                    f"Left out {safe.md(word, 30)}: {safe.md(why, 120)}." for word, why in refused
+                    f"Left out {safe.md(word, 30)}: {safe.md(why, 120)}."
+                    for word, why in refused[:REFUSED_SHOWN]
                 ]
+                if len(refused) > REFUSED_SHOWN:
+                    notes.append(f"{len(refused) - REFUSED_SHOWN} more words were left out.")
                 state.remember("_glove_notes", notes)
                 st.rerun()
         for note in state.recall("_glove_notes") or []:

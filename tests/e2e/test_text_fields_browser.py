@@ -55,11 +55,30 @@ def test_too_many_real_words_are_named_and_the_matrix_kept(server, page):
     words = page.locator(".st-key-glove_words input")
     words.wait_for(timeout=30_000)
     before = screen.summary_text(page)
-    words.fill(f"{LONG} {LONG}")  # 74 words in 415 characters: once dropped by the browser
+    words.fill(f"{LONG} {LONG}")  # 415 characters: once dropped by the browser
+    words.press("Enter")
+    screen.wait_ready(page)
+    page.locator(".st-key-glove_use button").click()
+    said = screen.wait_for(page, screen.alerts, lambda a: any("415 characters" in t for t in a))
+    assert any("Words: 415 characters; at most 300. The matrix is unchanged." in t for t in said)
+    assert screen.summary_text(page) == before
+
+    words.fill(LONG)  # 37 words in 207 characters
     words.press("Enter")
     screen.wait_ready(page)
     page.locator(".st-key-glove_use button").click()
     said = screen.wait_for(page, screen.alerts, lambda a: any("words, not" in t for t in a), 90)
-    assert any("choose 1 to 12 words, not 74" in t for t in said), said
+    assert any("choose 1 to 12 words, not 37" in t for t in said), said
     assert screen.summary_text(page) == before
     assert expected.settings_of(screen.share_link(page)).tokens[0] == "Your"
+
+    too_long = [f"{letter * 21}" for letter in "abcdefgh"]  # labels hold 20 characters
+    words.fill(" ".join(["king", "queen", *too_long]))  # 194 characters
+    words.press("Enter")
+    screen.wait_ready(page)
+    page.locator(".st-key-glove_use button").click()
+    screen.after_change(page, screen.summary_text, before, timeout=90)
+    assert expected.settings_of(screen.share_link(page)).tokens == ("king", "queen")
+    left_out = [t for t in screen.alerts(page) if "left out" in t.lower()]
+    assert sum("Left out " in t for t in left_out) == 5, left_out  # then a count, not 8 boxes
+    assert any("3 more words were left out." in t for t in left_out), left_out
