@@ -45,8 +45,7 @@ NO_FORMULA = (
 )
 NO_BARS = (
     "ui/views.py",
-    '        st.vega_lite_chart(spec=charts.for_streamlit(spec), key="focus_bars", '
-    'width="stretch")\n',
+    '        st.vega_lite_chart(spec=vega_spec(spec), key="focus_bars", width="stretch")\n',
     "        pass\n",
 )
 LINKS_NOT_REDRAWN = (

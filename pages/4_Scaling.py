@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cached, charts, plots, tables, views
+from ui import cached, plots, tables, views
 from ui import page as run_order
 
 page = run_order.setup(__file__)
@@ -64,7 +64,7 @@ for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, s
             log_y=log_y,
             present=page.present,
         )
-        st.vega_lite_chart(spec=charts.for_streamlit(spec), key=f"ch_{measure}", width="stretch")
+        st.vega_lite_chart(spec=views.vega_spec(spec), key=f"ch_{measure}", width="stretch")
 
 st.header("Why √d and not d? Measured at d = 512")
 at = {r["scaling"]: r for r in rows if r["d"] == 512}

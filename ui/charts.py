@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import pyarrow as pa
-import streamlit as st
 
 from attention_core.formatting import format_number
 from ui import colors, safe, sizing
@@ -307,14 +306,8 @@ def _heatmap_layers(
 
 # Streamlit's chart theme draws axis and legend text in grey (#808495: 3.7 : 1 on white,
 # under WCAG AA's 4.5 : 1, and faint on a projector); they name the tokens, so they take the
-# page's own text colour (the theme's textColor, set in .streamlit/config.toml).
+# page's own text colour (``ui.views.vega_spec``).
 TEXT_PARTS = ("axis", "legend")
-
-
-def for_streamlit(spec: dict) -> dict:
-    """The spec as the app sends it: axis and legend text in the page's text colour, and its
-    records as an Arrow table (:func:`with_table`)."""
-    return with_table(with_text_color(spec, st.get_option("theme.textColor")))
 
 
 def with_text_color(spec: dict, color: str | None) -> dict:

@@ -11,7 +11,7 @@ import streamlit as st
 from attention_core import AttentionTrace
 from attention_core.flow import FlowNumbers, flow_numbers
 from attention_core.params import FLOW_STAGES
-from ui import charts, controls, flow, safe, sections, sentences, state, tables, views
+from ui import controls, flow, safe, sections, sentences, state, tables, views
 from ui.lines_view import MAIN_WIDTH
 from ui.page import Page
 
@@ -77,7 +77,7 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
         max_width=MAIN_WIDTH,
     )
     spec = flow.picture(fitted, numbers, page.labels, stage)
-    st.vega_lite_chart(spec=charts.for_streamlit(spec), key="flow_picture", width="content")
+    st.vega_lite_chart(spec=views.vega_spec(spec), key="flow_picture", width="content")
     if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
         st.caption(
             f"The picture rounds to {fitted.decimals} decimals so that its type stays large "

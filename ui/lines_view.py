@@ -60,7 +60,7 @@ def show_lines(page: Page, chart: lines.Lines, key: str, max_width: int) -> None
         isolate=isolate,
         max_width=int(max_width * MEASURED),
     )
-    st.vega_lite_chart(spec=charts.for_streamlit(spec), key=key, width="content")
+    st.vega_lite_chart(spec=views.vega_spec(spec), key=key, width="content")
     if not page.present:
         st.caption(
             "Hover a token (or choose it above) to see only its lines. Thicker and darker is "

@@ -73,6 +73,12 @@ def difference(value: float) -> str:
     return f"{value:.1e}" if math.isfinite(value) else format_number(value)
 
 
+def vega_spec(spec: dict) -> dict:
+    """A chart's spec as the app sends it: axis and legend text in the theme's text colour
+    (.streamlit/config.toml), records as an Arrow table (``ui.charts``)."""
+    return charts.with_table(charts.with_text_color(spec, st.get_option("theme.textColor")))
+
+
 def nonzero(page: Page, value: float) -> str:
     """A number in the app's format, or in scientific notation (2.8e-06) when that format
     would round a number that is not 0 to 0 (a leak must not read 0.0000)."""
@@ -98,7 +104,7 @@ def show_heatmap(
     spec = charts.make_heatmap(
         heatmap, decimals=page.decimals, present=page.present, max_width=max_width
     )
-    st.vega_lite_chart(spec=charts.for_streamlit(spec), key=key, width="content")
+    st.vega_lite_chart(spec=vega_spec(spec), key=key, width="content")
     if table:
         show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
 
@@ -209,7 +215,7 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
             decimals=page.decimals,
             present=page.present,
         )
-        st.vega_lite_chart(spec=charts.for_streamlit(spec), key="focus_bars", width="stretch")
+        st.vega_lite_chart(spec=vega_spec(spec), key="focus_bars", width="stretch")
     with formula:
         st.latex(formulas.context_latex(page, trace, head, formulas.COLUMN_WIDTH))
 
