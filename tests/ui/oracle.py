@@ -318,9 +318,12 @@ def causal_page(shown: Shown) -> None:
     for strategy in MASK_STRATEGIES:
         trace = shown.run(mask="causal", mask_strategy=strategy, dropout=0.0)
         shown.heatmap(SHORT_TITLES[strategy], trace.weights_after_dropout[0])
-        leaked = judge_mask(trace).leaked
-        if leaked > 0:
-            assert f"wrong: a future token gets weight {visible(shown, leaked)}" in errors
+        verdict = judge_mask(trace)
+        if verdict.fault == "leak":
+            leak = visible(shown, verdict.leaked)
+            assert f"wrong: a future token gets weight {leak}" in errors, errors
+        elif verdict.fault == "undefined":  # 0/0 is named before any leak
+            assert "wrong: undefined weights (0/0 in a row)" in errors, errors
     inspected = shown.run(mask="causal", mask_strategy=settings["inspect"], dropout=0.0)
     verdict = judge_mask(inspected)
     metrics = {m.label: m.value for m in shown.at.metric}
