@@ -84,7 +84,7 @@ def nonzero(page: Page, value: float) -> str:
     would round a number that is not 0 to 0 (a leak must not read 0.0000)."""
     text = page.number(value)
     rounded_away = value != 0 and math.isfinite(value) and round(value, page.decimals) == 0
-    return f"{value:.1e}" if rounded_away else text
+    return difference(value) if rounded_away else text
 
 
 def matrix_values(matrix: torch.Tensor) -> list[list[float]]:
