@@ -272,6 +272,45 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
     return Settings(_frozen(values), settings.tokens, settings.rows), notices
 
 
+# A value ``settle`` replaced for another setting's sake (2 heads while d_out is 5): kept as
+# (asked, used) so that it comes back when that setting allows it again (d_out 6).
+RESTORABLE = ("heads", "head")
+Wishes = Mapping[str, tuple[Any, Any]]
+
+
+def restore(settings: Settings, wishes: Wishes) -> tuple[Settings, list[Notice], dict]:
+    """Give back each value ``settle`` replaced once it fits again, saying so; a wish is
+    forgotten once its setting holds another value than the one used for it (the learner
+    chose). Returns the settings, the notices and the wishes still waiting."""
+    notices: list[Notice] = []
+    waiting: dict[str, tuple[Any, Any]] = {}
+    for name, (asked, used) in wishes.items():  # heads before head: head fits with heads
+        if settings[name] != used:
+            continue
+        wished = settings.replace(**{name: asked})
+        if settle(wished)[0][name] == asked:
+            settings = wished
+            notices.append(
+                Notice(name, f"{name}: the {asked} chosen before fits again", str(asked))
+            )
+        else:
+            waiting[name] = (asked, used)
+    return settings, notices, waiting
+
+
+def wishes_after(
+    before: Settings, after: Settings, notices: Sequence[Notice], waiting: Wishes
+) -> dict[str, tuple[Any, Any]]:
+    """The wishes still waiting and those ``settle`` made by replacing ``before``'s values."""
+    wishes = dict(waiting)
+    for notice in notices:
+        name = notice.param
+        if name in RESTORABLE and before[name] != after[name]:
+            asked = wishes[name][0] if name in wishes else before[name]  # the first wish
+            wishes[name] = (asked, after[name])
+    return {name: wishes[name] for name in RESTORABLE if name in wishes}
+
+
 def follow_tokens(
     settings: Settings, moved: Mapping[int, int | None], before: Sequence[str]
 ) -> tuple[Settings, list[Notice]]:

@@ -64,6 +64,7 @@ def tabs(name: str, settings: Settings) -> Sequence[Any]:
     param = PARAMS[name]
     if state.is_fresh() and not state.has_state(name):
         state.set_value(name, settings[name])
+    state.drawing(name)
     return st.tabs(
         list(param.choice_labels),
         key=name,
@@ -75,6 +76,7 @@ def tabs(name: str, settings: Settings) -> Sequence[Any]:
 
 def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any]) -> Any:
     param = PARAMS[name]
+    state.drawing(name)
     format_func = extra.pop("format_func", None)
     common = {"key": name, "help": param.help, "on_change": after_change, "args": (name,), **extra}
     if count is not None:

@@ -32,7 +32,9 @@ from attention_core.settings import (
     link_params,
     preset_matrix,
     read_params,
+    restore,
     settle,
+    wishes_after,
 )
 from ui import editor
 
@@ -43,6 +45,8 @@ EDITOR_ROWS = "_editor_rows"  # where the grid's rows sat after the last edit ap
 FRESH = "_fresh_session"
 FORMS = "_widget_forms"  # each widget's range or choices as last drawn (follow_form)
 WIDGETS_PAGE = "_widgets_page"  # the page whose widgets the last run prepared
+UNDRAWN = "_undrawn"  # widgets whose key a run set without drawing them (_prepare_widgets)
+WISHES = "_wishes"  # values settle replaced, to give back when they fit again (restore)
 SHARED_PARAMS = tuple(
     name for name, p in PARAMS.items() if p.widget and p.scope in ("input", "config", "view")
 )
@@ -76,8 +80,11 @@ def begin(page: str) -> Run:
         settings = settings.replace(tokens=tokens, rows=rows)
         _store_matrix_source(settings)
     settings, followed, editor_error = _read_editor(settings)
+    settings, restored, waiting = restore(settings, session.get(WISHES, {}))
+    unsettled = settings
     settings, settled = settle(settings)
-    notices += [n for n in followed + settled if not _lesson_elsewhere(n.param, page)]
+    session[WISHES] = wishes_after(unsettled, settings, settled, waiting)
+    notices += [n for n in followed + restored + settled if not _lesson_elsewhere(n.param, page)]
     session[SETTINGS] = settings
     if session[FRESH]:  # a session's first run starts its widgets from their value=
         session[WIDGETS_PAGE] = page
@@ -99,8 +106,9 @@ def preview(page: str) -> Settings | None:
     settings, followed, error = _edited(settings)
     if error is not None:
         return None
+    settings, restored, _ = restore(settings, session.get(WISHES, {}))
     settings, settled = settle(settings)
-    if any(not _lesson_elsewhere(n.param, page) for n in followed + settled):
+    if any(not _lesson_elsewhere(n.param, page) for n in followed + restored + settled):
         return None
     return settings
 
@@ -157,8 +165,11 @@ def _read_widgets(settings: Settings, page: str) -> tuple[Settings, bool, list[N
     for name in _widget_names(page):
         if name not in session:
             continue
+        sent = _from_widget(name, session[name])
+        if _stale_choice(name, sent):
+            continue
         try:
-            value = PARAMS[name].check(_from_widget(name, session[name]))
+            value = PARAMS[name].check(sent)
         except AttentionInputError as error:
             refused.append(Notice(name, str(error), PARAMS[name].to_text(settings[name])))
             continue
@@ -166,6 +177,16 @@ def _read_widgets(settings: Settings, page: str) -> tuple[Settings, bool, list[N
             changes[name] = value
     changed_source = any(name in changes for name in MATRIX_SOURCE)
     return (settings.replace(**changes) if changes else settings), changed_source, refused
+
+
+def _stale_choice(name: str, value: Any) -> bool:
+    """True for a choice the browser made among choices that have changed since: Streamlit
+    gives back an option it no longer has as its label (heads "4" after quick d_out presses
+    left 1 and 3). The learner chose nothing; refusing it named a choice never made."""
+    param = PARAMS[name]
+    if param.widget not in ("select", "radio", "tabs") or not isinstance(value, str):
+        return False
+    return param.kind != "choice" or value not in param.choices
 
 
 def _from_widget(name: str, value: Any) -> Any:
@@ -196,13 +217,26 @@ def _prepare_widgets(settings: Settings, page: str) -> None:
     presses on a slider) would see it jump back, while the numbers follow the later value,
     and the next change would send the old one. A widget whose range or choices change is
     set where it is drawn (:func:`follow_form`).
+
+    A key set in a run that does not draw its widget (the padding box while the mask is
+    causal, in the first run on another page) is set again in every run until one draws it:
+    Streamlit dropped such a value when a later run drew the widget, which then showed its
+    minimum (0) while the numbers used the link's padding.
     """
     session = st.session_state
     another_page = session.get(WIDGETS_PAGE) != page
     session[WIDGETS_PAGE] = page
+    undrawn = session.get(UNDRAWN, set())
+    session[UNDRAWN] = set()
     for name in _widget_names(page):
-        if another_page or not _holds(name, settings[name]):
+        if another_page or name in undrawn or not _holds(name, settings[name]):
             session[name] = _to_widget(name, settings[name])
+            session[UNDRAWN].add(name)
+
+
+def drawing(name: str) -> None:
+    """Just before a widget is drawn: its key, if this run set it, has reached it."""
+    st.session_state.get(UNDRAWN, set()).discard(name)
 
 
 def _holds(name: str, value: Any) -> bool:

@@ -271,3 +271,29 @@ def test_more_heads_in_a_partial_rerun_bring_the_head_choice_above_the_weights(s
     assert screen.summary_text(page) == expected.summary(settings, head=1)
     assert expected.settings_of(screen.share_link(page)) == settings
     assert screen.exceptions(page) == [] and screen.warnings(page) == []
+
+
+def test_heads_replaced_while_d_out_forbids_them_come_back_with_it(server, browser, page):
+    """d_out 4 → 5 → 6 with the slider, 2 heads chosen: at 5 one head is used, with a
+    notice; at 6 the learner's 2 heads come back, in the numbers, the heads' box, the link
+    and a copied link opened elsewhere (it used to stay at 1 head)."""
+    screen.open_page(page, f"{server}/?d_out=4&heads=2")
+    wait_idle(page)
+    assert learner.chosen(page, "heads") == "2"
+    for d_out, heads, notice in ((5, 1, "5 is not divisible by 2"), (6, 2, "2 chosen before")):
+        before = screen.summary_text(page)
+        learner.press_slider(page, "d_out")
+        screen.after_change(page, screen.summary_text, before)
+        settings = expected.settings_of(page.url)
+        assert (settings["d_out"], settings["heads"]) == (d_out, heads)
+        assert learner.chosen(page, "heads") == str(heads)
+        assert screen.summary_text(page) == expected.summary(settings)
+        assert any(notice in text for text in screen.warnings(page)), screen.warnings(page)
+    link = screen.share_link(page)
+    assert expected.settings_of(link)["heads"] == 2
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720})
+    other = fresh.new_page()
+    screen.open_page(other, link)
+    assert learner.chosen(other, "heads") == "2"
+    assert screen.summary_text(other) == expected.summary(expected.settings_of(link))
+    fresh.close()

@@ -118,3 +118,24 @@ class QuickPresses(machines.LearnerMachine):
 
 def test_quick_presses_and_an_edit_at_once_leave_slider_link_and_numbers_agreeing(server, browser):
     machines.run(QuickPresses, server, browser, steps=6)
+
+
+def test_quick_d_out_presses_with_heads_chosen_name_no_choice_never_made(server, page):
+    """Found in Chromium: with 4 heads, three quick presses from d_out 4 to 1 said "heads
+    must be a whole number, not '4'. Using 3.": the heads' box, whose choices each press
+    changed, sent its old choice as text. Now the notices name only real head counts, the
+    end state is d_out 1 with 1 head, and three quick presses back bring the 4 heads back."""
+    screen.open_page(page, f"{server}/?d_out=4&heads=4")
+    screen.wait_idle(page)
+    for right, d_out, heads in ((False, 1, 1), (True, 4, 4)):
+        presses(page, "d_out", 3, right)
+        screen.wait_for(page, lambda p: expected.settings_of(p.url)["d_out"], d_out.__eq__)
+        screen.wait_idle(page)
+        time.sleep(0.5)
+        screen.wait_idle(page)
+        settings = expected.settings_of(page.url)
+        assert (settings["d_out"], settings["heads"]) == (d_out, heads)
+        assert learner.chosen(page, "heads") == str(heads)
+        assert screen.summary_text(page) == expected.summary(settings)
+        notices = " ".join(screen.warnings(page))
+        assert "whole number" not in notices, notices
