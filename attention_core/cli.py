@@ -40,7 +40,7 @@ def _help(param: Param) -> str:
     if param.choices:
         text += " Choices: " + ", ".join(param.choices) + "."
     elif param.low is not None:
-        text += f" {param.low:g} to {param.high:g}."
+        text += f" {param.to_text(param.low)} to {param.to_text(param.high)}."
     if param.default is not None:
         text += f" Default: {param.to_text(param.default)}."
     return text.replace("%", "%%")

@@ -19,7 +19,8 @@ ECHO_CHARS = 24  # how much of a refused value a message repeats
 # full-width and other non-ASCII digits (Python's float() and re's \d accept those).
 _NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?$", re.ASCII)
 _DECIMAL_COMMA = re.compile(r"^[+-]?[0-9]{1,3},[0-9]{1,12}$", re.ASCII)  # 0,5 for 0.5
-_INTEGER = re.compile(r"^[+-]?[0-9]{1,20}$", re.ASCII)
+_INTEGER = re.compile(r"^[+-]?[0-9]+$", re.ASCII)
+_INT_DIGITS = 20  # more (leading zeros aside) is out of every range: not worth reading
 # Characters a label may not contain: Unicode categories for controls (Cc), format characters
 # such as zero-width spaces and direction overrides (Cf), separators other than the plain space
 # (Zl, Zp, and Zs beyond U+0020), surrogates (Cs), private use (Co) and unassigned (Cn).
@@ -186,6 +187,8 @@ def parse_int(text: str, where: str, low: int, high: int) -> int:
         raise AttentionInputError(
             f"{where} must be a whole number written with the digits 0-9, not {echo(cleaned)}"
         )
+    if len(cleaned.lstrip("+-").lstrip("0")) > _INT_DIGITS:
+        raise AttentionInputError(f"{where} must be between {low} and {high}, not {echo(cleaned)}")
     value = int(cleaned)
     if not low <= value <= high:
         raise AttentionInputError(f"{where} must be between {low} and {high}, not {value}")

@@ -138,7 +138,7 @@ if peek is not None:
     )
 
 st.header("Padding, and a mask of your own")
-pad_col, custom_col = views.halves(page, views.weights_heatmap(page, page.trace))
+pad_col, custom_col, half = views.halves(page, views.weights_heatmap(page, page.trace))
 with pad_col:
     count = controls.widget("lesson_padding", page.settings)
     padded = page.run(mask="padding", padding=count, dropout=0.0)
@@ -146,7 +146,7 @@ with pad_col:
         page,
         views.weights_heatmap(page, padded, title="padding mask: no one attends to padding"),
         "hm_padding",
-        max_width=views.CONTENT_WIDTH // 2,
+        max_width=half,
     )
 with custom_col:
     size = len(labels)
@@ -192,7 +192,7 @@ with custom_col:
         page,
         views.weights_heatmap(page, mine, title="your mask"),
         "hm_custom",
-        max_width=views.CONTENT_WIDTH // 2,
+        max_width=half,
     )
     empty = mine.diagnostics.fully_masked_rows
     if empty:

@@ -5,6 +5,7 @@ from dataclasses import replace
 import streamlit as st
 
 from attention_core.experiments import dropout_average
+from attention_core.formatting import counted
 from attention_core.lessons import max_difference
 from ui import controls, state, views
 from ui import page as run_order
@@ -65,19 +66,19 @@ samples = controls.widget("samples", page.settings)
 averaged = page.call(dropout_average, train.weights, p, samples, page.settings["dropout_seed"])
 if averaged is not None:
     average, gap = averaged
-    left, right = views.halves(page, views.weights_heatmap(page, train))
+    left, right, half = views.halves(page, views.weights_heatmap(page, train))
     with left:
         heatmap = replace(
-            views.weights_heatmap(page, train, title=f"average of {samples} samples"),
+            views.weights_heatmap(page, train, title=f"average of {counted(samples, 'sample')}"),
             values=views.matrix_values(average[0]),
             dropped=None,
-            description=f"The average of {samples} dropout samples of the weights.",
+            description=f"The average of {counted(samples, 'dropout sample')} of the weights.",
         )
         views.show_heatmap(
             page,
             heatmap,
             "hm_average",
-            max_width=views.CONTENT_WIDTH // 2,
+            max_width=half,
         )
     with right:
         st.metric("largest |average − weights before dropout|", page.number(gap))

@@ -163,11 +163,9 @@ def show_compare(page: Page, pinned: Settings) -> None:
         title="B − A: change of each weight",
         description="Each weight of B minus the same weight of A (blue: less, orange: more).",
     )
-    difference, words = views.halves(page, delta)
+    difference, words, half = views.halves(page, delta)
     with difference:
-        views.show_heatmap(
-            page, delta, "hm_difference", max_width=views.column_width(views.CONTENT_WIDTH, 2)
-        )
+        views.show_heatmap(page, delta, "hm_difference", max_width=half)
 
     with words, st.container(key="compare_changes"):
         sentences = change_sentences(page, comparison, labels)

@@ -77,7 +77,7 @@ PAGES = (
         "3 · Trainable weights",
         ":material/tune:",
         "🎛️",
-        "every setting in the sidebar",
+        "every setting in the sidebar; typed weights replace d_out, heads, W init and seed",
     ),
     PageInfo(
         "pages/4_Scaling.py",
@@ -107,7 +107,7 @@ PAGES = (
         "7 · Multi-head attention",
         ":material/view_column:",
         "🧩",
-        "every setting in the sidebar but dropout, heads included",
+        "every setting in the sidebar but dropout; with 1 head it shows 2 (d_out made even)",
         "the sidebar's dropout (the heads are shown without it)",
     ),
     PageInfo(

@@ -259,12 +259,15 @@ def show_qkv(page: Page, trace: AttentionTrace) -> None:
     show_side_by_side(page, heatmaps)
 
 
-def halves(page: Page, heatmap: charts.Heatmap) -> tuple:
-    """Two columns when ``heatmap`` fits half the width at full size, else two rows."""
+def halves(page: Page, heatmap: charts.Heatmap) -> tuple[DeltaGenerator, DeltaGenerator, int]:
+    """Two columns when ``heatmap`` fits half the width at full size, else two rows; and the
+    width a chart has in one of them (a chart in rows keeps the full width: in presentation
+    mode, its type at full size)."""
     half = column_width(CONTENT_WIDTH, 2)
     if charts.fits(heatmap, decimals=page.decimals, present=page.present, max_width=half):
-        return tuple(st.columns(2))
-    return st.container(), st.container()
+        left, right = st.columns(2)
+        return left, right, half
+    return st.container(), st.container(), CONTENT_WIDTH
 
 
 def column_width(width: int, count: int) -> int:

@@ -49,6 +49,8 @@ def test_every_flag_is_a_row_of_the_parameter_table():
     result = run_cli("--help")
     for name in FLAGS:
         assert f"--{name}" in result.stdout
+    assert "0 to 4294967295" in " ".join(result.stdout.split())  # the seed's range, whole
+    assert "e+09" not in result.stdout
 
 
 def test_decimals_is_one_setting_for_every_number():

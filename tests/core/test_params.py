@@ -19,10 +19,19 @@ from attention_core.parsing import (
     check_label,
     check_text,
     format_matrix,
+    parse_int,
     parse_matrix,
     parse_number,
 )
-from attention_core.settings import default_settings, follow_tokens, link_params, read_params
+from attention_core.settings import (
+    default_settings,
+    follow_tokens,
+    link_params,
+    read_params,
+    restore,
+    settle,
+    wishes_after,
+)
 
 
 @pytest.mark.parametrize(
@@ -116,6 +125,15 @@ def test_parse_number_is_strict(text, message):
         parse_number(text, "row 1, column 2")
 
 
+def test_a_whole_number_too_long_to_be_in_range_is_called_out_of_range():
+    # Found in Chromium: 23 nines were "not a whole number written with the digits 0-9".
+    with pytest.raises(AttentionInputError, match="seed must be between 0 and 4294967295"):
+        parse_int("9" * 23, "seed", 0, 2**32 - 1)
+    assert parse_int("0" * 30 + "7", "seed", 0, 2**32 - 1) == 7
+    with pytest.raises(AttentionInputError, match="written with the digits 0-9"):
+        parse_int("9" * 23 + "x", "seed", 0, 2**32 - 1)
+
+
 def test_parse_number_accepts_plain_numbers():
     assert parse_number(" -0.5 ", "cell") == -0.5
     assert parse_number("1e-3", "cell") == 0.001
@@ -204,6 +222,66 @@ def test_a_clash_falls_back_on_the_dependent_value_only():
     ]
     settings, _ = read_params({"d_out": ["8"], "heads": ["6"]})
     assert settings["heads"] == 4  # the largest head count that fits
+
+
+def learner_step(settings, wishes, **changes):
+    """One run as ui.state.begin makes it: the change, the wishes given back, then settle."""
+    changed, restored, waiting = restore(settings.replace(**changes), wishes)
+    settled, notices = settle(changed)
+    return settled, restored + notices, wishes_after(changed, settled, notices, waiting)
+
+
+def test_heads_replaced_for_d_out_come_back_when_d_out_allows_them_again():
+    # d_out 4 → 5 → 6 with 2 heads, showing head 2: at 5 one head fits; at 6 both come back.
+    settings, wishes = settle(default_settings().replace(d_out=4, heads=2, head=2))[0], {}
+    settings, notices, wishes = learner_step(settings, wishes, d_out=5)
+    assert (settings["heads"], settings["head"]) == (1, 1)
+    assert wishes == {"heads": (2, 1), "head": (2, 1)}
+    settings, notices, wishes = learner_step(settings, wishes, d_out=7)  # 2 does not fit yet
+    assert (settings["heads"], settings["head"], notices) == (1, 1, [])
+    settings, notices, wishes = learner_step(settings, wishes, d_out=6)
+    assert (settings["heads"], settings["head"], wishes) == (2, 2, {})
+    assert [n.message for n in notices] == [
+        "heads: the 2 chosen before fits again; using 2",
+        "head: the 2 chosen before fits again; using 2",
+    ]
+
+
+def test_a_replaced_value_is_forgotten_once_the_learner_chooses_another():
+    settings = settle(default_settings().replace(d_out=4, heads=2))[0]
+    settings, _, wishes = learner_step(settings, {}, d_out=5)
+    settings, _, wishes = learner_step(settings, wishes, heads=5)  # chosen: 2 is forgotten
+    assert wishes == {}
+    settings, notices, wishes = learner_step(settings, wishes, d_out=6)
+    assert settings["heads"] == 3  # 5 does not divide 6: the largest that fits
+    assert wishes == {"heads": (5, 3)}
+    assert [n.message for n in notices] == [
+        "heads must divide the width of queries: 6 is not divisible by 5; using 3"
+    ]
+
+
+@given(st.lists(st.integers(1, 8), min_size=1, max_size=8), st.sampled_from([2, 3, 4]))
+def test_wished_heads_are_back_whenever_d_out_allows_them(walk, asked):
+    """Along any walk of d_out, the heads first asked for are used whenever they fit."""
+    settings = settle(default_settings().replace(d_out=asked * 2, heads=asked))[0]
+    wishes: dict = {}
+    for d_out in walk:
+        settings, _, wishes = learner_step(settings, wishes, d_out=d_out)
+        if d_out % asked == 0:
+            assert settings["heads"] == asked
+        else:
+            assert settings["heads"] < asked and d_out % settings["heads"] == 0
+
+
+@pytest.mark.parametrize("layer", ["0", "7", "49", "-1"])
+def test_a_layer_beyond_the_packaged_model_is_refused_by_one_rule(layer):
+    # Found in Chromium: layer=7…48 used layer 6 while 49 said "between 1 and 48" and used 1.
+    settings, notices = read_params({"layer": [layer], "model_head": ["13"]})
+    assert (settings["layer"], settings["model_head"]) == (1, 1)
+    assert [n.message for n in notices] == [
+        f"layer must be between 1 and 6, not {layer}; using 1",
+        "model_head must be between 1 and 12, not 13; using 1",
+    ]
 
 
 def test_token_dependent_values_are_brought_into_range_with_a_notice():

@@ -357,7 +357,8 @@ def dropout_page(shown: Shown) -> None:
     assert _captions(shown, "Row sums in training")[0].endswith(f"Row sums in training: {sums}.")
     average, gap = dropout_average(train.weights, p, settings["samples"], settings["dropout_seed"])
     assert [m.value for m in shown.at.metric] == [shown.fmt(gap)]
-    shown.heatmap(f"average of {settings['samples']} samples", average[0])
+    samples = settings["samples"]
+    shown.heatmap(f"average of {samples} sample{'s' * (samples != 1)}", average[0])
 
 
 def multihead_page(shown: Shown) -> None:

@@ -214,6 +214,14 @@ def test_an_overflowing_naive_softmax_is_said_in_words_never_nan(page):
     check_numbers(at)
 
 
+def test_one_dropout_sample_is_one_sample_in_the_chart_title():
+    at = open_page("6_Dropout", {"samples": "1"})
+    assert_clean(at)
+    assert chart(at, "average of 1 sample")
+    at.slider(key="samples").set_value(2).run()
+    assert chart(at, "average of 2 samples")
+
+
 def test_the_lessons_padding_slider_stops_at_the_number_of_tokens():
     at = open_page("5_Causal_mask", {"x": "1,0;0,1;1,1;0.5,0", "tokens": "a,b,c,d"})
     slider = at.slider(key="lesson_padding")
@@ -515,13 +523,13 @@ def test_text_fields_say_their_limit_and_leave_it_to_the_server():
 
 
 def test_a_layer_or_head_beyond_the_model_is_named_and_the_models_last_one_used():
-    at = open_page("10_Real_sentences", {"layer": "40", "model_head": "60"})  # within the table
+    at = open_page("10_Real_sentences", {"layer": "5", "model_head": "10"})  # within the table
     assert_clean(at)
     layers, heads = (len(at.selectbox(key=k).options) for k in ("layer", "model_head"))
     assert (layers, heads) == (2, 4)  # the tests' small encoder (MiniLM: 6 and 12)
     shown = notices(at)
-    assert "**layer**: there is no layer 40 here, the choices are 1 to 2. Using 2." in shown
-    assert "**head**: there is no head 60 here, the choices are 1 to 4. Using 4." in shown
+    assert "**layer**: there is no layer 5 here, the choices are 1 to 2. Using 2." in shown
+    assert "**head**: there is no head 10 here, the choices are 1 to 4. Using 4." in shown
     settings = url_settings(at)
     assert (settings["layer"], settings["model_head"]) == (2, 4)
     assert at.selectbox(key="layer").value == 2
