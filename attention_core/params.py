@@ -594,7 +594,7 @@ _LESSON_ROWS = (
         "Which layer of the model (MiniLM has 6).",
         "lesson",
         low=1,
-        high=6,  # the packaged all-MiniLM-L6-v2's; a smaller model narrows it on the page
+        high=48,
         step=1,
         widget="select",
         page="10_Real_sentences",
@@ -607,7 +607,7 @@ _LESSON_ROWS = (
         "Which of the layer's heads (MiniLM has 12).",
         "lesson",
         low=1,
-        high=12,  # the packaged all-MiniLM-L6-v2's; a smaller model narrows it on the page
+        high=64,
         step=1,
         widget="select",
         page="10_Real_sentences",

@@ -187,9 +187,11 @@ def parse_int(text: str, where: str, low: int, high: int) -> int:
         raise AttentionInputError(
             f"{where} must be a whole number written with the digits 0-9, not {echo(cleaned)}"
         )
-    if len(cleaned.lstrip("+-").lstrip("0")) > _INT_DIGITS:
+    sign = "-" if cleaned.startswith("-") else ""
+    digits = cleaned.lstrip("+-").lstrip("0") or "0"  # Python refuses over 4300 digits
+    if len(digits) > _INT_DIGITS:
         raise AttentionInputError(f"{where} must be between {low} and {high}, not {echo(cleaned)}")
-    value = int(cleaned)
+    value = int(sign + digits)
     if not low <= value <= high:
         raise AttentionInputError(f"{where} must be between {low} and {high}, not {value}")
     return value

@@ -153,8 +153,8 @@ def measure(browser, name: str, moves: int, edits: int, query: str = "") -> dict
     return {
         "slider_median": statistics.median(slides),
         "slider_p95": p95(slides),
-        "slider_first_page": statistics.median(first for first, _ in slides_all),
-        "slider_all_page": statistics.median(last for _, last in slides_all),
+        "slider_first_page": statistics.median([f for f, _ in slides_all] or [float("nan")]),
+        "slider_all_page": statistics.median([a for _, a in slides_all] or [float("nan")]),
         "edit_median": statistics.median(edit_times) if edit_times else float("nan"),
         "edit_p95": p95(edit_times),
         "kept": kept,

@@ -107,7 +107,7 @@ PAGES = (
         "7 · Multi-head attention",
         ":material/view_column:",
         "🧩",
-        "every setting in the sidebar but dropout; with 1 head it shows 2 (d_out made even)",
+        "every setting in the sidebar but dropout; with 1 head it shows the fewest heads that fit",
         "the sidebar's dropout (the heads are shown without it)",
     ),
     PageInfo(

@@ -130,6 +130,7 @@ def test_a_whole_number_too_long_to_be_in_range_is_called_out_of_range():
     with pytest.raises(AttentionInputError, match="seed must be between 0 and 4294967295"):
         parse_int("9" * 23, "seed", 0, 2**32 - 1)
     assert parse_int("0" * 30 + "7", "seed", 0, 2**32 - 1) == 7
+    assert parse_int("-" + "0" * 5000 + "7", "x", -10, 10) == -7  # int() refuses 4301 digits
     with pytest.raises(AttentionInputError, match="written with the digits 0-9"):
         parse_int("9" * 23 + "x", "seed", 0, 2**32 - 1)
 
@@ -247,6 +248,15 @@ def test_heads_replaced_for_d_out_come_back_when_d_out_allows_them_again():
     ]
 
 
+def test_heads_that_fit_only_in_part_wait_until_they_fit_whole():
+    settings = settle(default_settings().replace(d_out=4, heads=4))[0]
+    settings, _, wishes = learner_step(settings, {}, d_out=5)
+    settings, notices, wishes = learner_step(settings, wishes, d_out=6)
+    assert (settings["heads"], wishes["heads"], notices) == (1, (4, 1), [])
+    settings, notices, wishes = learner_step(settings, wishes, d_out=8)
+    assert (settings["heads"], wishes) == (4, {})
+
+
 def test_a_replaced_value_is_forgotten_once_the_learner_chooses_another():
     settings = settle(default_settings().replace(d_out=4, heads=2))[0]
     settings, _, wishes = learner_step(settings, {}, d_out=5)
@@ -262,26 +272,16 @@ def test_a_replaced_value_is_forgotten_once_the_learner_chooses_another():
 
 @given(st.lists(st.integers(1, 8), min_size=1, max_size=8), st.sampled_from([2, 3, 4]))
 def test_wished_heads_are_back_whenever_d_out_allows_them(walk, asked):
-    """Along any walk of d_out, the heads first asked for are used whenever they fit."""
-    settings = settle(default_settings().replace(d_out=asked * 2, heads=asked))[0]
-    wishes: dict = {}
+    """Along any walk of d_out, the heads first asked for are used whenever they fit, and
+    otherwise heads that fit (until then the replaced value stays: quick presses send the
+    heads box's old value back, which must not read as the learner's choice)."""
+    settings, _, wishes = learner_step(default_settings(), {}, d_out=8, heads=asked)  # a link
     for d_out in walk:
         settings, _, wishes = learner_step(settings, wishes, d_out=d_out)
         if d_out % asked == 0:
             assert settings["heads"] == asked
         else:
             assert settings["heads"] < asked and d_out % settings["heads"] == 0
-
-
-@pytest.mark.parametrize("layer", ["0", "7", "49", "-1"])
-def test_a_layer_beyond_the_packaged_model_is_refused_by_one_rule(layer):
-    # Found in Chromium: layer=7…48 used layer 6 while 49 said "between 1 and 48" and used 1.
-    settings, notices = read_params({"layer": [layer], "model_head": ["13"]})
-    assert (settings["layer"], settings["model_head"]) == (1, 1)
-    assert [n.message for n in notices] == [
-        f"layer must be between 1 and 6, not {layer}; using 1",
-        "model_head must be between 1 and 12, not 13; using 1",
-    ]
 
 
 def test_token_dependent_values_are_brought_into_range_with_a_notice():

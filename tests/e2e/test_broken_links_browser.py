@@ -74,14 +74,13 @@ def test_a_single_token_on_the_causal_mask_page(server, page):
 
 def test_a_layer_and_head_beyond_the_model_are_named_then_a_choice_works(server, page):
     """A link made for a larger encoder: the page names both values it cannot show and uses
-    the model's last layer and head (the tests' encoder has 2 layers of 4 heads, fewer than
-    the packaged MiniLM's 6 and 12, the table's limits)."""
-    screen.open_page(page, url(server, "Real_sentences", "layer=5&model_head=10"))
+    the model's last layer and head (the tests' encoder has 2 layers of 4 heads)."""
+    screen.open_page(page, url(server, "Real_sentences", "layer=40&model_head=60"))
     assert_working(page)
     told = [a.split("\n")[-1] for a in screen.alerts(page) if "the choices are" in a]
     assert told == [
-        "layer: there is no layer 5 here, the choices are 1 to 2. Using 2.",
-        "head: there is no head 10 here, the choices are 1 to 4. Using 4.",
+        "layer: there is no layer 40 here, the choices are 1 to 2. Using 2.",
+        "head: there is no head 60 here, the choices are 1 to 4. Using 4.",
     ]
     assert (learner.chosen(page, "layer"), learner.chosen(page, "model_head")) == (
         "layer 2",

@@ -523,13 +523,13 @@ def test_text_fields_say_their_limit_and_leave_it_to_the_server():
 
 
 def test_a_layer_or_head_beyond_the_model_is_named_and_the_models_last_one_used():
-    at = open_page("10_Real_sentences", {"layer": "5", "model_head": "10"})  # within the table
+    at = open_page("10_Real_sentences", {"layer": "40", "model_head": "60"})  # within the table
     assert_clean(at)
     layers, heads = (len(at.selectbox(key=k).options) for k in ("layer", "model_head"))
     assert (layers, heads) == (2, 4)  # the tests' small encoder (MiniLM: 6 and 12)
     shown = notices(at)
-    assert "**layer**: there is no layer 5 here, the choices are 1 to 2. Using 2." in shown
-    assert "**head**: there is no head 10 here, the choices are 1 to 4. Using 4." in shown
+    assert "**layer**: there is no layer 40 here, the choices are 1 to 2. Using 2." in shown
+    assert "**head**: there is no head 60 here, the choices are 1 to 4. Using 4." in shown
     settings = url_settings(at)
     assert (settings["layer"], settings["model_head"]) == (2, 4)
     assert at.selectbox(key="layer").value == 2

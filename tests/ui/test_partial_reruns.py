@@ -74,3 +74,18 @@ def test_the_views_pause_after_the_weights_only_in_a_partial_rerun(monkeypatch):
         page.paint_first()
     assert pauses == [page.FIRST_PAINT_PAUSE]
     assert 0 < page.FIRST_PAINT_PAUSE < 0.05  # a pause, not a wait a learner would see
+
+
+def test_the_playground_pauses_right_after_drawing_its_weights():
+    """The pause parts the weights from the rest only where it follows them directly."""
+    from pathlib import Path
+
+    app = Path(__file__).resolve().parents[2] / "streamlit_app.py"
+    lines = [
+        line.strip()
+        for line in app.read_text().splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    weights = next(i for i, line in enumerate(lines) if line.startswith("lines_view.show_weights("))
+    assert lines[weights + 1].startswith("run_order.paint_first()")
+    assert sum("paint_first()" in line for line in lines) == 1
