@@ -6,8 +6,9 @@ widgets are drawn from them and, on the next run, read back before anything is d
 
 The read phase of every run, in one place (:func:`begin`):
 
-1. the first run of a session reads the link, one parameter at a time;
-2. the widgets' values the browser just sent are read (before any widget is drawn);
+1. the first run of a session reads the link, one parameter at a time, and so does a run the
+   browser's Back or Forward started (the link is the whole state);
+2. otherwise the widgets' values the browser just sent are read (before any widget is drawn);
 3. the matrix editor's pending change is applied to the matrix it was drawn from;
 4. values that depend on the tokens or on each other are brought into range;
 5. the widgets' keys are set to the settled values, so every widget shows what is computed.
@@ -16,11 +17,12 @@ The read phase of every run, in one place (:func:`begin`):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attention_core import AttentionInputError
 from attention_core.params import PARAMS, lesson_params
@@ -36,7 +38,7 @@ from attention_core.settings import (
     settle,
     wishes_after,
 )
-from ui import editor
+from ui import editor, nav
 
 SETTINGS = "_settings"
 EDITOR_BASE = "_editor_base"
@@ -68,12 +70,15 @@ def begin(page: str) -> Run:
     session = st.session_state
     notices: list[Notice] = []
     session[FRESH] = SETTINGS not in session
+    went_back = not session[FRESH] and _history_navigation()
     if session[FRESH]:
         settings, notices = _from_link(page)
         _store_matrix_source(settings)
+    elif went_back:
+        settings, notices = _back_to_link(page)
     else:
         settings = session[SETTINGS]
-    settings, changed_source, refused = _read_widgets(settings, page)
+    settings, changed_source, refused = _read_widgets(settings, page, sent=not went_back)
     notices += refused
     if changed_source:
         tokens, rows = preset_matrix(settings.values)
@@ -145,11 +150,41 @@ def adopt(name: str, shown: Any) -> None:
 
 
 def _from_link(page: str) -> tuple[Settings, list[Notice]]:
+    """The link's settings, and what was wrong with it. A bad value for another page's lesson
+    is told here too, with that page named: it is not read again when the learner gets there.
+    """
     raw = {key: st.query_params.get_all(key) for key in st.query_params}
     scopes = ("input", "config", "view", "lesson")
     settings, notices = read_params(raw, default_settings(), scopes=scopes)
-    foreign = [n for n in notices if _lesson_elsewhere(n.param, page)]
-    return settings, [n for n in notices if n not in foreign]
+    return settings, [_named_page(n) if _lesson_elsewhere(n.param, page) else n for n in notices]
+
+
+def _named_page(notice: Notice) -> Notice:
+    """A notice about another page's setting, saying which page uses it."""
+    title = next(p.title for p in nav.PAGES if p.key == PARAMS[notice.param].page)
+    return replace(notice, problem=f"{notice.problem} (a setting of {title})")
+
+
+def _history_navigation() -> bool:
+    """True when the browser's Back or Forward started this run: its URL is an earlier link
+    of this session (Streamlit marks such a run; the widgets' values it sends are stale)."""
+    context = get_script_run_ctx()
+    return bool(getattr(context, "is_history_navigation", False))
+
+
+def _back_to_link(page: str) -> tuple[Settings, list[Notice]]:
+    """The settings of the link the browser went back (or forward) to. The link is the whole
+    state of its page, so it replaces the session's settings, as a link opened afresh would,
+    except other pages' lessons, which it does not hold (they stay as they are); the values
+    waiting to come back belonged to the settings left behind."""
+    session = st.session_state
+    settings, notices = _from_link(page)
+    kept = {name: session[SETTINGS][name] for name in PARAMS if _lesson_elsewhere(name, page)}
+    settings = settings.replace(**kept)
+    session[WISHES] = {}
+    if (settings.tokens, settings.rows) != (session[SETTINGS].tokens, session[SETTINGS].rows):
+        _store_matrix_source(settings)
+    return settings, notices
 
 
 def _lesson_elsewhere(name: str, page: str) -> bool:
@@ -157,11 +192,16 @@ def _lesson_elsewhere(name: str, page: str) -> bool:
     return param is not None and param.scope == "lesson" and param.page != page
 
 
-def _read_widgets(settings: Settings, page: str) -> tuple[Settings, bool, list[Notice]]:
-    """Values the browser sent since the last run; a refused value keeps the last valid one."""
+def _read_widgets(
+    settings: Settings, page: str, sent: bool = True
+) -> tuple[Settings, bool, list[Notice]]:
+    """Values the browser sent since the last run; a refused value keeps the last valid one.
+    With ``sent`` false (Back or Forward) the widgets hold the settings left behind: none."""
     session = st.session_state
     changes: dict[str, Any] = {}
     refused: list[Notice] = []
+    if not sent:
+        return settings, False, refused
     for name in _widget_names(page):
         if name not in session:
             continue

@@ -105,3 +105,17 @@ def test_one_label_for_two_rows_is_named_in_plain_words(server, page):
     settings = expected.settings_of(screen.share_link(page))
     assert settings.tokens == ("t1", "t2") and settings.rows == ((1, 2, 3), (4, 5, 6))
     assert screen.summary_text(page) == expected.summary(settings)
+
+
+def test_a_bad_value_for_another_pages_lesson_is_named_where_the_link_opens(server, page):
+    """Found by a review: ``/?layer=99`` opened the Playground without a word, and page 10
+    then used layer 1 without one either (a link is read once, where it opens)."""
+    screen.open_page(page, url(server, "", "layer=99&d_out=3"))
+    said = [a for a in screen.alerts(page) if "layer" in a]
+    assert len(said) == 1, screen.alerts(page)
+    assert "not 99 (a setting of 10 · Real sentences)" in said[0] and "Using 1" in said[0]
+    assert screen.summary_text(page) == expected.summary(expected.settings_of("d_out=3"))
+    learner.go_to(page, "10 · Real sentences")
+    screen.wait_idle(page)
+    assert learner.chosen(page, "layer") == "layer 1"
+    assert not [a for a in screen.alerts(page) if "layer" in a]  # told once, where it opened

@@ -16,6 +16,7 @@ from tests.ui.apptest import (
     PAGES,
     assert_clean,
     chart,
+    go_to,
     markdown_tables,
     notices,
     open_page,
@@ -460,6 +461,36 @@ def test_a_link_notice_names_the_setting_once_and_says_what_is_used(case):
     link, words = NOTICE_WORDS[case]
     at = open_page("3_Trainable_weights", link)
     assert words in notices(at), notices(at)
+
+
+@pytest.mark.parametrize(
+    ("page", "link", "said"),
+    [
+        (
+            "streamlit_app",
+            {"layer": "99"},
+            "not 99 (a setting of 10 · Real sentences)`. Using `1`.",
+        ),
+        (
+            "2_Simplified_attention",
+            {"samples": "x"},
+            "'x' (a setting of 6 · Dropout)`. Using `200`.",
+        ),
+        ("10_Real_sentences", {"layer": "99"}, "between 1 and 48, not 99`. Using `1`."),
+    ],
+)
+def test_a_bad_link_value_for_another_pages_lesson_is_named_with_that_page(page, link, said):
+    # Found by a review: such a value was dropped without a word, here and on its own page.
+    at = open_page(page, link)
+    assert [n for n in notices(at) if said in n], notices(at)
+
+
+def test_a_good_link_value_for_another_pages_lesson_says_nothing_and_is_kept():
+    at = open_page(HOME, {"layer": "2", "samples": "50"})
+    assert notices(at) == []
+    assert url_params(at) == {}  # the Playground's own link leaves them out
+    go_to(at, "6_Dropout")
+    assert url_params(at) == {"samples": ["50"]}
 
 
 def test_a_mask_for_another_number_of_tokens_is_named_when_the_grid_starts_again():

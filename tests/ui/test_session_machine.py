@@ -3,7 +3,8 @@
 Controls are changed through their widgets; the matrix grid is edited the way the browser
 sends it (the data editor's cumulative state, relative to the table the grid was drawn from,
 under the grid's current key; a fresh grid, with no edits, whenever that key changes); tokens
-are added and deleted; pages are switched; the copied link is opened in a new session.
+are added and deleted; pages are switched; the browser's Back and Forward return to an earlier
+link of the session; the copied link is opened in a new session.
 AppTest sets the values directly (no typing, no clicks in a browser: see tests/e2e).
 
 After every action: no exception, no nan/inf, no error-path message, every widget shows what
@@ -14,6 +15,7 @@ changes the matrix in the URL, so N edits give N changes.
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import patch
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -34,11 +36,13 @@ from tests.ui.apptest import (
     open_page,
     reopen_from_link,
     send_edits,
+    url_params,
     url_settings,
 )
 from tests.ui.oracle import check_numbers
 from tests.ui.strategies import LABELS, legal_links, value
 from tests.ui.test_pages import snapshot
+from ui import state
 
 MATRIX_SOURCE = ("preset", "num_tokens", "d_in")
 NUMBERS = st.integers(-10_000, 10_000).map(lambda k: k / 1000)  # the grid's step is 0.001
@@ -138,6 +142,7 @@ class LearnerSession(RuleBasedStateMachine):
         super().__init__()
         self.at: Any = None
         self.grid: Grid | None = None
+        self.history: list[tuple[str, dict[str, list[str]], tuple]] = []  # the browser's
 
     # --- bookkeeping ---------------------------------------------------------------------
 
@@ -148,6 +153,9 @@ class LearnerSession(RuleBasedStateMachine):
             self.grid = None
         elif self.grid is None or self.grid.key != key:
             self.grid = Grid(self.at, key)
+        entry = (current_page(self.at), url_params(self.at), snapshot(self.at))
+        if not self.history or self.history[-1][:2] != entry[:2]:
+            self.history.append(entry)
 
     def matrix(self) -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
         shown = url_settings(self.at)
@@ -277,11 +285,30 @@ class LearnerSession(RuleBasedStateMachine):
         self.ran()
         assert self.matrix() == before
 
+    @precondition(lambda self: len(self.history) > 1)
+    @rule(data=st.data())
+    def go_back_in_history(self, data: st.DataObject) -> None:
+        """Back (or Forward) to an earlier URL: the browser sends that URL and the widgets'
+        values as they are, and Streamlit marks the run as a history navigation."""
+        index = data.draw(st.integers(0, len(self.history) - 2), label="entry")
+        page, params, shown = self.history[index]
+        self.at.query_params.clear()
+        for key, values in params.items():
+            self.at.query_params[key] = values if len(values) > 1 else values[0]
+        if page != current_page(self.at):
+            self.at.switch_page(PAGES[page].path)
+        with patch.object(state, "_history_navigation", return_value=True):
+            self.at.run()
+        self.ran()
+        assert (current_page(self.at), url_params(self.at)) == (page, params)
+        assert snapshot(self.at) == shown
+
     @rule()
     def reload_from_the_copied_link(self) -> None:
         before = snapshot(self.at)
         self.at = reopen_from_link(self.at)
         self.grid = None  # another tab: a grid of its own, whatever its key
+        self.history = []
         self.ran()
         assert snapshot(self.at) == before
 

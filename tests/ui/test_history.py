@@ -1,0 +1,90 @@
+"""The browser's Back and Forward: a run Streamlit marks as a history navigation shows the
+earlier URL's settings, whatever the widgets' values the browser sends with it.
+
+AppTest cannot press Back, so these tests send what the browser sends (the earlier URL, the
+widgets as they are) and mark the run as Streamlit does; tests/e2e/test_history_browser.py
+presses the real buttons.
+"""
+
+from __future__ import annotations
+
+from unittest.mock import patch
+
+from tests.ui.apptest import HOME, PAGES, assert_clean, current_page, open_page, url_params
+from tests.ui.oracle import check_numbers
+from tests.ui.test_pages import snapshot
+from ui import state
+
+
+def entry(at) -> tuple[str, dict[str, list[str]], tuple]:
+    """What a history entry holds (its page and URL) and what the page showed there."""
+    return current_page(at), url_params(at), snapshot(at)
+
+
+def navigate(at, page: str, params: dict[str, list[str]]):
+    """Back or Forward to ``page`` with ``params``: the widgets keep the values they hold."""
+    at.query_params.clear()
+    for key, values in params.items():
+        at.query_params[key] = values[0] if len(values) == 1 else values
+    if page != current_page(at):
+        at.switch_page(PAGES[page].path)
+    with patch.object(state, "_history_navigation", return_value=True):
+        return at.run()
+
+
+def test_back_shows_each_earlier_link_and_forward_comes_back():
+    at = open_page(HOME)
+    seen = [entry(at)]
+    at.slider(key="d_out").set_value(4).run()
+    seen.append(entry(at))
+    at.selectbox(key="mask").set_value("causal").run()
+    seen.append(entry(at))
+    assert seen[2][1]["mask"] == ["causal"] and seen[2][2] != seen[1][2]
+
+    for index in (1, 0, 1, 2):  # Back, Back, Forward, Forward
+        navigate(at, *seen[index][:2])
+        assert_clean(at)
+        check_numbers(at)  # and every widget shows what the URL says
+        assert entry(at) == seen[index]
+    assert at.slider(key="d_out").value == 4 and at.selectbox(key="mask").value == "causal"
+
+
+def test_a_change_after_back_starts_from_the_earlier_link():
+    at = open_page(HOME)
+    first = entry(at)
+    at.slider(key="d_out").set_value(6).run()
+    at.selectbox(key="mask").set_value("causal").run()
+    navigate(at, *first[:2])
+    assert at.selectbox(key="mask").value == "none"
+    at.slider(key="d_out").set_value(3).run()
+    assert url_params(at) == {"d_out": ["3"]}  # not the causal mask left behind
+    check_numbers(at)
+
+
+def test_back_to_another_page_shows_that_page_with_its_link():
+    at = open_page("6_Dropout", {"dropout": "0.5"})
+    on_dropout = entry(at)
+    at.switch_page(PAGES[HOME].path).run()
+    at.slider(key="d_out").set_value(5).run()
+    navigate(at, *on_dropout[:2])
+    assert entry(at) == on_dropout
+    check_numbers(at)
+
+
+def test_back_keeps_the_lessons_of_other_pages_which_the_link_does_not_hold():
+    at = open_page("6_Dropout", {"samples": "50"})
+    at.switch_page(PAGES[HOME].path).run()
+    first = entry(at)
+    assert first[1] == {}  # the Playground's link leaves the Dropout lesson out
+    at.slider(key="d_out").set_value(5).run()
+    navigate(at, *first[:2])
+    assert entry(at) == first
+    at.switch_page(PAGES["6_Dropout"].path).run()
+    assert url_params(at) == {"samples": ["50"]}
+
+
+def test_an_ordinary_run_is_not_a_history_navigation():
+    at = open_page(HOME, {"d_out": "4"})
+    at.slider(key="d_out").set_value(5).run()
+    assert url_params(at)["d_out"] == ["5"]  # the widget's value, not the link's
+    assert state._history_navigation() is False  # outside a run, no browser asked
