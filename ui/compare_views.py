@@ -19,7 +19,7 @@ from attention_core.compare import (
 )
 from attention_core.embeddings import display_labels
 from attention_core.params import PARAMS
-from attention_core.settings import Settings
+from attention_core.settings import Settings, preset_matrix
 from ui import charts, safe, state, views
 from ui.page import Page
 
@@ -62,21 +62,50 @@ def show_pin(page: Page) -> Settings | None:
     return pinned
 
 
-def _change_text(name: str, first: str, second: str) -> str:
+SHOWN_RENAMES = 3
+
+
+def _change_text(name: str, first: str, second: str, edited: bool) -> str:
+    """One change from A to B in words; ``edited``: B's matrix is not its example's own."""
     if name == "x":
-        return "the embedding matrix (edited)"
+        return "the embedding matrix" + (" (edited)" if edited else "")
     if name == "tokens":
-        return f"the tokens: {safe.md(first, 60)} → {safe.md(second, 60)}"
+        return _tokens_text(first.split(","), second.split(","))
     param = PARAMS[name]  # a choice in the sidebar's words ("÷ √d_k", not "sqrt_d")
     return (
-        f"{param.label}: {safe.md(param.choice_label(first), 40)} → "
-        f"{safe.md(param.choice_label(second), 40)}"
+        f"{param.label}: {safe.md(param.choice_label(first), 80)} → "
+        f"{safe.md(param.choice_label(second), 80)}"
     )
+
+
+def _tokens_text(first: list[str], second: list[str]) -> str:
+    """The tokens that differ, each whole and by position (labels never hold a comma)."""
+    if len(first) != len(second):
+        return f"the number of tokens: {len(first)} → {len(second)}"
+    renamed = [(n, a, b) for n, (a, b) in enumerate(zip(first, second, strict=True), 1) if a != b]
+    words = [f"token {n}: {safe.md(a)} → {safe.md(b)}" for n, a, b in renamed[:SHOWN_RENAMES]]
+    if len(renamed) > SHOWN_RENAMES:
+        more = len(renamed) - SHOWN_RENAMES
+        words.append(f"{more} more token{'s' if more > 1 else ''} renamed")
+    return "; ".join(words)
+
+
+def change_words(pinned: Settings, settings: Settings) -> list[str]:
+    """What B changed from A, one phrase per change (safe Markdown)."""
+    changes = changed_settings(pinned, settings)
+    names = {name for name, _, _ in changes}
+    counted = "num_tokens" in names  # "number of tokens: 6 → 8" says it already
+    edited = settings.rows != preset_matrix(settings.values)[1]  # a rename is not an edit
+    return [
+        _change_text(name, first, second, edited)
+        for name, first, second in changes
+        if not (name == "tokens" and counted and first.count(",") != second.count(","))
+    ]
 
 
 def show_changes(pinned: Settings, page: Page) -> None:
     """What B changed from A, in words."""
-    changes = changed_settings(pinned, page.settings)
+    changes = change_words(pinned, page.settings)
     if not changes:
         st.info(
             "B is the same as A. Change anything (a setting in the sidebar, or the matrix "
@@ -84,7 +113,8 @@ def show_changes(pinned: Settings, page: Page) -> None:
             icon=":material/info:",
         )
         return
-    st.markdown("**From A to B:** " + "; ".join(_change_text(*change) for change in changes) + ".")
+    with st.container(key="compare_from_a_to_b"):
+        st.markdown("**From A to B:** " + "; ".join(changes) + ".")
 
 
 def _weights(trace: AttentionTrace, head: int | None, name: str, averaged: bool) -> charts.Heatmap:

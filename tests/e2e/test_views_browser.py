@@ -313,3 +313,38 @@ def test_compare_says_a_change_in_the_sidebars_words_and_no_change_at_the_decima
                 assert "0.0000 more" not in changes and "0.0000 less" not in changes
         finally:
             context.close()
+
+
+def test_compare_names_another_example_whole_and_an_edit_as_an_edit(server, page):
+    """A review: after pinning A and choosing another example, "From A to B" said "the
+    embedding matrix (edited)" and cut the example's name and the tokens mid-word."""
+    screen.open_page(page, f"{server}/Compare")
+    wait_idle(page)
+    page.get_by_role("button", name="Pin these settings as A").click()
+    screen.wait_for(page, lambda p: p.evaluate("location.href"), lambda u: "pin=" in u)
+    wait_idle(page)
+    learner.choose(page, "preset", "Random normal: “I live in Montreal” (4 × 8)")
+    said = "From A to B:"
+    text = screen.wait_for(page, screen.main_text, lambda t: "Montreal" in t and said in t)
+    wait_idle(page)
+    text = page.locator(".st-key-compare_from_a_to_b").inner_text()
+    assert "Random normal: “I live in Montreal” (4 × 8)" in text, text
+    assert "the number of tokens: 6 → 4" in text and "the embedding matrix." in text, text
+    assert "edited" not in text and "…" not in text, text
+
+    page.get_by_text("Embedding matrix (edit me)", exact=True).click()
+    wait_idle(page)
+    learner.type_in_cell(page, 1, 0, "trip")  # a rename only: the matrix stays the example's
+    text = screen.wait_for(
+        page,
+        lambda p: p.locator(".st-key-compare_from_a_to_b").inner_text(),
+        lambda t: "trip" in t,
+    )
+    assert "the embedding matrix." in text and "edited" not in text, text
+    learner.type_in_cell(page, 0, 1, "0.5")
+    text = screen.wait_for(
+        page,
+        lambda p: p.locator(".st-key-compare_from_a_to_b").inner_text(),
+        lambda t: "edited" in t,
+    )
+    assert "the embedding matrix (edited)." in text, text

@@ -19,7 +19,7 @@ from attention_core.flow import flow_numbers
 from attention_core.formatting import format_number
 from attention_core.settings import Settings, read_params
 from tests.ui.vega import chart_specs, records
-from ui import flow, lines, lines_view
+from ui import compare_views, flow, lines, lines_view
 from ui.flow_layout import footprint
 
 MAIN = lines_view.MAIN_WIDTH
@@ -520,3 +520,41 @@ def test_a_and_b_with_different_tokens_are_shown_but_not_subtracted():
         for j, column in enumerate(labels):
             assert shown[(row, column)] == pytest.approx(float(first.weights[0, i, j]), abs=1e-6)
     assert not [s for s in specs(app) if s["description"].startswith("Each weight of B")]
+
+
+# --- what B changed from A, in words ----------------------------------------------------------
+
+
+def test_another_examples_matrix_is_not_called_edited_and_its_tokens_are_whole():
+    # Found by a review: "the embedding matrix (edited)" after another example was chosen,
+    # and "the tokens: `Your,journey,starts,with,one,st…`" cut mid-word.
+    first, second = settings_of(), settings_of(preset="montreal")
+    words = compare_views.change_words(first, second)
+    assert "the embedding matrix" in words and not any("edited" in w for w in words)
+    assert [w for w in words if w.startswith("the number of tokens")] == [
+        "the number of tokens: 6 → 4"
+    ]
+    assert not any("…" in w for w in words), words
+
+
+def test_an_edited_cell_and_a_renamed_token_are_named_as_such():
+    first = settings_of()
+    rows = (tuple(v + 0.1 for v in first.rows[0]), *first.rows[1:])
+    words = compare_views.change_words(first, first.replace(rows=rows))
+    assert words == ["the embedding matrix (edited)"]
+    tokens = ("Your", "trip", *first.tokens[2:])
+    assert compare_views.change_words(first, first.replace(tokens=tokens)) == [
+        "token 2: `journey` → `trip`"
+    ]
+    renamed = first.replace(tokens=tuple(f"w{n}" for n in range(6)))
+    assert compare_views.change_words(first, renamed) == [
+        "token 1: `Your` → `w0`; token 2: `journey` → `w1`; token 3: `starts` → `w2`; "
+        "3 more tokens renamed"
+    ]
+
+
+def test_a_new_number_of_tokens_is_said_once():
+    first = settings_of(preset="random", num_tokens="5", d_in="3")
+    second = settings_of(preset="random", num_tokens="7", d_in="3")
+    words = compare_views.change_words(first, second)
+    assert sum("tokens" in w for w in words) == 1, words
