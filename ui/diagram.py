@@ -67,6 +67,7 @@ class Size:
     cell_width: int
     cell_height: int
     label_width: int
+    arrow_font: int  # the arrows' labels: a little smaller than the numbers
 
     @property
     def title_height(self) -> int:
@@ -225,7 +226,7 @@ def render(
     for arrow in arrows:
         for k, v in _arrow_records(arrow, size, stage).items():
             parts[k] += v
-    font, small = size.font, max(size.font - 2, 8)
+    font, small = size.font, size.arrow_font
     head = {"type": "point", "shape": "triangle-up", "filled": True, "opacity": 1, "aria": False}
     angle = {"field": "angle", "type": "quantitative", "scale": None}
     numbers = _text(parts["cells"], font, at="c", color=INK)

@@ -27,6 +27,7 @@ READABLE_FONT = 11
 MAX_ROWS = 6
 FONT = {False: 13, True: 17}
 MIN_FONT = 9
+MIN_ARROW_FONT = 8  # the arrows' labels (projected: PRESENT_MIN_FONT, as the numbers)
 PRESENT_MIN_FONT = 12  # projected: fewer decimals in the picture before smaller type
 PRESENT_MIN_DECIMALS = 2  # projected, never fewer (a learner may still choose 1 herself)
 BIAS_FILL = "#eef1f6"
@@ -189,12 +190,15 @@ def fit(
     the picture prints fewer decimals, down to ``PRESENT_MIN_DECIMALS``, rather than type
     smaller than ``PRESENT_MIN_FONT``; ``Fitted.decimals`` says how many it prints.
     """
-    fitted = _fit(numbers, labels, config, decimals, FONT[present], max_width)
+    arrows = PRESENT_MIN_FONT if present else MIN_ARROW_FONT
+    fitted = _fit(numbers, labels, config, decimals, FONT[present], max_width, arrows=arrows)
     if not present or fitted.size.font >= PRESENT_MIN_FONT:
         return fitted
     for fewer in range(decimals - 1, PRESENT_MIN_DECIMALS - 1, -1):
-        if _place(numbers, labels, config, fewer, 2, PRESENT_MIN_FONT).width <= max_width:
-            return _fit(numbers, labels, config, fewer, FONT[present], max_width, PRESENT_MIN_FONT)
+        if _place(numbers, labels, config, fewer, 2, PRESENT_MIN_FONT, arrows).width <= max_width:
+            return _fit(
+                numbers, labels, config, fewer, FONT[present], max_width, PRESENT_MIN_FONT, arrows
+            )
     return fitted
 
 
@@ -206,11 +210,12 @@ def _fit(
     start: int,
     max_width: int,
     floor: int = READABLE_FONT,
+    arrows: int = MIN_ARROW_FONT,
 ) -> Fitted:
     tries = [(c, f) for c in (MAX_COLUMNS, 3, 2) for f in range(start, floor - 1, -1)]
     tries += [(2, f) for f in range(READABLE_FONT - 1, MIN_FONT - 1, -1)]
     for columns, font in tries:
-        fitted = _place(numbers, labels, config, decimals, columns, font)
+        fitted = _place(numbers, labels, config, decimals, columns, font, arrows)
         if fitted.width <= max_width:
             break
     return fitted
@@ -223,10 +228,11 @@ def _place(
     decimals: int,
     columns: int,
     font: int,
+    arrow_floor: int,
 ) -> Fitted:
     boxes = build_boxes(numbers, labels, config, decimals, columns)
-    size = measure(boxes, labels, font)
-    arrows, width, height = layout(boxes, size, max(font - 2, 8), numbers.query)
+    size = measure(boxes, labels, font, arrow_floor)
+    arrows, width, height = layout(boxes, size, numbers.query)
     return Fitted(boxes, size, arrows, width, height, decimals)
 
 

@@ -23,13 +23,18 @@ def _width(text: str, font: float) -> float:
     return text_width(text.translate(NARROW), font)
 
 
-def measure(boxes: dict[str, Box], labels: Sequence[str], font: int) -> Size:
-    """Cell, row and label sizes at ``font`` pixels, from the widest printed text."""
+def measure(boxes: dict[str, Box], labels: Sequence[str], font: int, floor: int) -> Size:
+    """Cell, row and label sizes at ``font`` pixels, from the widest printed text; the arrows'
+    labels 2 pixels smaller, but never below ``floor`` nor above ``font``."""
     texts = [t for box in boxes.values() for row in box.texts for t in row]
     cell = max(_width(t, font) for t in texts) + 0.6 * font
     label = max(_width(safe.plain(t, 14), font) for t in labels) + 10
     return Size(
-        font, max(math.ceil(cell), math.ceil(2.4 * font)), math.ceil(1.6 * font), math.ceil(label)
+        font,
+        max(math.ceil(cell), math.ceil(2.4 * font)),
+        math.ceil(1.6 * font),
+        math.ceil(label),
+        min(max(font - 2, floor), font),
     )
 
 
@@ -40,11 +45,10 @@ def footprint(box: Box, size: Size) -> float:
     return max(box.columns * size.cell_width, title)
 
 
-def layout(
-    boxes: dict[str, Box], size: Size, arrow_font: int, query: int
-) -> tuple[list[Arrow], int, int]:
+def layout(boxes: dict[str, Box], size: Size, query: int) -> tuple[list[Arrow], int, int]:
     """Place the boxes in three bands; returns the arrows and the picture's width and height."""
     f, ch, th, cw = size.font, size.cell_height, size.title_height, size.cell_width
+    arrow_font = size.arrow_font
     gap = math.ceil(2.2 * f)
     step_gap = math.ceil(1.3 * f)
 

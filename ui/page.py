@@ -67,6 +67,15 @@ PRESENT_CSS = """
 .stApp .stMarkdown td, .stApp .stMarkdown th { font-size: 1.15rem; }
 .stApp h1 { font-size: 2.5rem; } .stApp h2 { font-size: 1.8rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.25rem; }
+.stApp [data-testid="stPageLink"] p { font-size: 1.1rem; }
+.stApp [data-testid="stCode"] code, .stApp [data-testid="stCode"] code span { font-size: 1rem; }
+.stApp [data-testid="stMarkdownContainer"] code, .stApp [data-testid="stCaptionContainer"] code
+  { font-size: max(0.9em, 1rem); }
+.stApp kbd, .stApp button p, .stApp [data-testid="stTab"] p { font-size: 1.1rem; }
+.stApp [data-testid="stAlertContainer"] p { font-size: 1.15rem; }
+.stApp [data-testid="stSliderThumbValue"] p, .stApp [data-testid="stSliderTickBar"] p
+  { font-size: 1.05rem; }
+.stApp [data-testid="stExpander"] summary p { font-size: 1.2rem; }
 
 """
 

@@ -189,6 +189,10 @@ PICTURE_NUMBERS = f"""() => [...document.querySelectorAll('{PICTURE} text')]
     .filter(t => /^-?[0-9]+[.][0-9]+$/.test(t.textContent.trim()))
     .map(t => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize)])"""
 
+PICTURE_TEXT = f"""() => [...document.querySelectorAll('{PICTURE} text')]
+    .filter(t => t.textContent.trim())
+    .map(t => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize)])"""
+
 
 def test_projected_the_picture_rounds_its_numbers_rather_than_shrink_them(server, page):
     """Six decimals and d_out 8 in presentation mode: the picture prints four decimals in type
@@ -200,6 +204,9 @@ def test_projected_the_picture_rounds_its_numbers_rather_than_shrink_them(server
     assert len(numbers) > 40
     assert {len(text.split(".")[1]) for text, _ in numbers} == {4}
     assert min(size for _, size in numbers) >= 12
+    every_text = page.evaluate(PICTURE_TEXT)  # the arrows' labels too (were 10 px)
+    assert "softmax" in {text for text, _ in every_text}
+    assert min(size for _, size in every_text) >= 12, sorted(every_text, key=lambda t: t[1])[:3]
     said = "The picture rounds to 4 decimals"
     assert said in screen.main_text(page)
     page.locator("summary").filter(has_text="Show as tables").click()
@@ -210,7 +217,7 @@ def test_projected_the_picture_rounds_its_numbers_rather_than_shrink_them(server
     screen.wait_for(
         page,
         lambda p: p.evaluate(PICTURE_NUMBERS),
-        lambda n: "." in n[0][0] and len(n[0][0].split(".")[1]) == 6,
+        lambda n: bool(n) and "." in n[0][0] and len(n[0][0].split(".")[1]) == 6,
     )
     screen.wait_ready(page)
     assert {len(text.split(".")[1]) for text, _ in page.evaluate(PICTURE_NUMBERS)} == {6}

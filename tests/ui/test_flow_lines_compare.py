@@ -229,7 +229,7 @@ def test_the_books_example_is_drawn_at_full_size(present, font):
     ("d_out", "decimals", "printed", "more"),
     [
         ("8", 6, 4, {}),
-        ("2", 6, 6, {}),
+        ("2", 6, 5, {}),  # 6 with the arrows' labels at 10 px; at 12 they take that room
         ("8", 4, 4, {}),
         ("8", 6, 3, {"qkv_bias": "true"}),  # used to print 3 decimals at 11 px all the same
         ("8", 6, 3, {"out_proj": "linear"}),
@@ -247,6 +247,10 @@ def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimal
     assert fitted.size.font >= flow.PRESENT_MIN_FONT
     spec = flow.picture(fitted, numbers, labels, 9)
     assert check_every_number(trace, 1, 0, spec, decimals=printed) > 20
+    # The arrows' labels too ("× W_query", "softmax"): they were 2 px smaller, 10 px.
+    sizes = {m["mark"].get("fontSize") for m in spec["layer"] if m["mark"]["type"] == "text"}
+    assert min(sizes) >= flow.PRESENT_MIN_FONT, sizes
+    assert min(on_screen.size.arrow_font, fitted.size.arrow_font) < fitted.size.font
 
 
 # --- the lines ------------------------------------------------------------------------------
