@@ -46,6 +46,10 @@ BASE_CSS = """
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
+/* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
+.stApp label:has(input[type="radio"]:focus-visible),
+.stApp label:has(input[type="checkbox"]:focus-visible)
+  { outline: 3px solid #1f4e9c; outline-offset: 2px; border-radius: 4px; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p
   { color: #40444d !important; opacity: 1 !important; }
 

@@ -131,3 +131,26 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
         assert "tokens=" in page.url  # the edited matrix came along
     finally:
         context.close()
+
+
+FOCUSED_LABEL_JS = """() => {
+  const label = document.activeElement.closest('label');
+  const style = getComputedStyle(label);
+  return {outline: style.outlineStyle, width: parseFloat(style.outlineWidth),
+          text: label.innerText.trim()};
+}"""
+
+
+@pytest.mark.parametrize(("key", "kind"), [("scaling", "radio"), ("present", "checkbox")])
+def test_a_radio_button_and_a_toggle_show_where_the_keyboard_is(server, page, key, kind):
+    """A review: Tab onto the scaling radio showed only a faint grey background (the ring
+    went on the hidden input)."""
+    page.goto(server)
+    wait_idle(page)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    tab_to(page, lambda a: a["key"] == key and a["tag"] == "INPUT")
+    assert page.evaluate("() => document.activeElement.type") == kind
+    ring = page.evaluate(FOCUSED_LABEL_JS)
+    assert ring["outline"] == "solid" and ring["width"] >= 2, ring
+    if kind == "radio":
+        assert ring["text"] == "÷ √d_k"  # the chosen option, the one the keys move from
