@@ -66,9 +66,10 @@ SHOWN_RENAMES = 3
 
 
 def _change_text(name: str, first: str, second: str, edited: bool) -> str:
-    """One change from A to B in words; ``edited``: B's matrix is not its example's own."""
+    """One change from A to B in words; ``edited``: B's numbers are not its example's own
+    (typed in the grid, or real words' vectors)."""
     if name == "x":
-        return "the embedding matrix" + (" (edited)" if edited else "")
+        return "the embedding matrix" + (" (edited or replaced)" if edited else "")
     if name == "tokens":
         return _tokens_text(first.split(","), second.split(","))
     param = PARAMS[name]  # a choice in the sidebar's words ("÷ √d_k", not "sqrt_d")

@@ -190,14 +190,24 @@ def fit(
     the picture prints fewer decimals, down to ``PRESENT_MIN_DECIMALS``, rather than type
     smaller than ``PRESENT_MIN_FONT``; ``Fitted.decimals`` says how many it prints.
     """
-    arrows = PRESENT_MIN_FONT if present else MIN_ARROW_FONT
-    fitted = _fit(numbers, labels, config, decimals, FONT[present], max_width, arrows=arrows)
+    arrow_floor = PRESENT_MIN_FONT if present else MIN_ARROW_FONT
+    fitted = _fit(
+        numbers, labels, config, decimals, FONT[present], max_width, arrow_floor=arrow_floor
+    )
     if not present or fitted.size.font >= PRESENT_MIN_FONT:
         return fitted
     for fewer in range(decimals - 1, PRESENT_MIN_DECIMALS - 1, -1):
-        if _place(numbers, labels, config, fewer, 2, PRESENT_MIN_FONT, arrows).width <= max_width:
+        narrowest = _place(numbers, labels, config, fewer, 2, PRESENT_MIN_FONT, arrow_floor)
+        if narrowest.width <= max_width:
             return _fit(
-                numbers, labels, config, fewer, FONT[present], max_width, PRESENT_MIN_FONT, arrows
+                numbers,
+                labels,
+                config,
+                fewer,
+                FONT[present],
+                max_width,
+                PRESENT_MIN_FONT,
+                arrow_floor,
             )
     return fitted
 
@@ -210,12 +220,12 @@ def _fit(
     start: int,
     max_width: int,
     floor: int = READABLE_FONT,
-    arrows: int = MIN_ARROW_FONT,
+    arrow_floor: int = MIN_ARROW_FONT,
 ) -> Fitted:
     tries = [(c, f) for c in (MAX_COLUMNS, 3, 2) for f in range(start, floor - 1, -1)]
     tries += [(2, f) for f in range(READABLE_FONT - 1, MIN_FONT - 1, -1)]
     for columns, font in tries:
-        fitted = _place(numbers, labels, config, decimals, columns, font, arrows)
+        fitted = _place(numbers, labels, config, decimals, columns, font, arrow_floor)
         if fitted.width <= max_width:
             break
     return fitted

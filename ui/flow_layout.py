@@ -23,9 +23,9 @@ def _width(text: str, font: float) -> float:
     return text_width(text.translate(NARROW), font)
 
 
-def measure(boxes: dict[str, Box], labels: Sequence[str], font: int, floor: int) -> Size:
+def measure(boxes: dict[str, Box], labels: Sequence[str], font: int, arrow_floor: int) -> Size:
     """Cell, row and label sizes at ``font`` pixels, from the widest printed text; the arrows'
-    labels 2 pixels smaller, but never below ``floor`` nor above ``font``."""
+    labels 2 pixels smaller, but never below ``arrow_floor`` nor above ``font``."""
     texts = [t for box in boxes.values() for row in box.texts for t in row]
     cell = max(_width(t, font) for t in texts) + 0.6 * font
     label = max(_width(safe.plain(t, 14), font) for t in labels) + 10
@@ -34,7 +34,7 @@ def measure(boxes: dict[str, Box], labels: Sequence[str], font: int, floor: int)
         max(math.ceil(cell), math.ceil(2.4 * font)),
         math.ceil(1.6 * font),
         math.ceil(label),
-        min(max(font - 2, floor), font),
+        min(max(font - 2, arrow_floor), font),
     )
 
 

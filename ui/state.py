@@ -78,7 +78,7 @@ def begin(page: str) -> Run:
         settings, notices = _back_to_link(page)
     else:
         settings = session[SETTINGS]
-    settings, changed_source, refused = _read_widgets(settings, page, sent=not went_back)
+    settings, changed_source, refused = _read_widgets(settings, page, read_browser=not went_back)
     notices += refused
     if changed_source:
         tokens, rows = preset_matrix(settings.values)
@@ -132,7 +132,10 @@ def is_fresh() -> bool:
 
 def adopt(name: str, shown: Any) -> None:
     """In a session's first run, take a widget's value as drawn: a browser that reconnected to
-    a new session sends the value it holds, and that change must not be lost."""
+    a new session sends the value it holds, and that change must not be lost (unless the
+    browser's Back or Forward started the run: that value is the one being left)."""
+    if _history_navigation():
+        return
     value = _from_widget(name, shown)
     settings = st.session_state[SETTINGS]
     if settings[name] == value or PARAMS[name].kind == "matrix":
@@ -175,16 +178,17 @@ def _history_navigation() -> bool:
 def _back_to_link(page: str) -> tuple[Settings, list[Notice]]:
     """The settings of the link the browser went back (or forward) to. The link is the whole
     state of its page, so it replaces the session's settings, as a link opened afresh would,
-    except other pages' lessons, which it does not hold (they stay as they are); the values
-    waiting to come back belonged to the settings left behind."""
+    except other pages' lessons, which it does not hold (they stay as they are, and so a bad
+    value for one in the URL is not told again); the values waiting to come back belonged to
+    the settings left behind. The grid starts again from the link's matrix: an edit that
+    Streamlit merged into this run belongs to the matrix left behind too."""
     session = st.session_state
     settings, notices = _from_link(page)
     kept = {name: session[SETTINGS][name] for name in PARAMS if _lesson_elsewhere(name, page)}
     settings = settings.replace(**kept)
     session[WISHES] = {}
-    if (settings.tokens, settings.rows) != (session[SETTINGS].tokens, session[SETTINGS].rows):
-        _store_matrix_source(settings)
-    return settings, notices
+    _store_matrix_source(settings)
+    return settings, [n for n in notices if not _lesson_elsewhere(n.param, page)]
 
 
 def _lesson_elsewhere(name: str, page: str) -> bool:
@@ -193,14 +197,14 @@ def _lesson_elsewhere(name: str, page: str) -> bool:
 
 
 def _read_widgets(
-    settings: Settings, page: str, sent: bool = True
+    settings: Settings, page: str, read_browser: bool = True
 ) -> tuple[Settings, bool, list[Notice]]:
     """Values the browser sent since the last run; a refused value keeps the last valid one.
-    With ``sent`` false (Back or Forward) the widgets hold the settings left behind: none."""
+    With ``read_browser`` false (Back or Forward) the widgets hold the settings left behind."""
     session = st.session_state
     changes: dict[str, Any] = {}
     refused: list[Notice] = []
-    if not sent:
+    if not read_browser:
         return settings, False, refused
     for name in _widget_names(page):
         if name not in session:

@@ -483,6 +483,8 @@ def test_a_bad_link_value_for_another_pages_lesson_is_named_with_that_page(page,
     # Found by a review: such a value was dropped without a word, here and on its own page.
     at = open_page(page, link)
     assert [n for n in notices(at) if said in n], notices(at)
+    if page == "10_Real_sentences":  # its own setting: no page named
+        assert not [n for n in notices(at) if "(a setting of" in n], notices(at)
 
 
 def test_a_good_link_value_for_another_pages_lesson_says_nothing_and_is_kept():
@@ -491,6 +493,8 @@ def test_a_good_link_value_for_another_pages_lesson_says_nothing_and_is_kept():
     assert url_params(at) == {}  # the Playground's own link leaves them out
     go_to(at, "6_Dropout")
     assert url_params(at) == {"samples": ["50"]}
+    go_to(at, "10_Real_sentences")
+    assert url_params(at) == {"layer": ["2"]}
 
 
 def test_a_mask_for_another_number_of_tokens_is_named_when_the_grid_starts_again():
