@@ -16,8 +16,10 @@ def stable_grid(key: str, start: Callable[[], pd.DataFrame], **options: object) 
     The browser sends edits relative to the table the grid was drawn from, and a grid drawn
     from another table is another widget, which would lose the next edit. So the start is
     computed only when the grid is not in the browser yet (first run, or back from another
-    page) and kept until then.
+    page) and kept until then. After the browser's Back or Forward the grid is another one
+    (``state.grid_key``), started from the link the browser went to.
     """
+    key = state.grid_key(key)
     base_key = f"_grid_start_{key}"
     if not state.has_state(key) or state.recall(base_key) is None:
         state.remember(base_key, start())

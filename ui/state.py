@@ -49,6 +49,7 @@ FORMS = "_widget_forms"  # each widget's range or choices as last drawn (follow_
 WIDGETS_PAGE = "_widgets_page"  # the page whose widgets the last run prepared
 UNDRAWN = "_undrawn"  # widgets whose key a run set without drawing them (_prepare_widgets)
 WISHES = "_wishes"  # values settle replaced, to give back when they fit again (restore)
+GRIDS_GENERATION = "_grids_generation"  # the lessons' small grids start again when it grows
 SHARED_PARAMS = tuple(
     name for name, p in PARAMS.items() if p.widget and p.scope in ("input", "config", "view")
 )
@@ -188,6 +189,7 @@ def _back_to_link(page: str) -> tuple[Settings, list[Notice]]:
     settings = settings.replace(**kept)
     session[WISHES] = {}
     _store_matrix_source(settings)
+    session[GRIDS_GENERATION] = session.get(GRIDS_GENERATION, 0) + 1  # typed weights, a mask
     return settings, [n for n in notices if not _lesson_elsewhere(n.param, page)]
 
 
@@ -318,6 +320,13 @@ def _store_matrix_source(settings: Settings) -> None:
 def editor_key() -> str:
     """The editor's key; it changes only when the matrix is replaced, never by an edit."""
     return f"matrix_editor_{st.session_state.get(EDITOR_GENERATION, 0)}"
+
+
+def grid_key(key: str) -> str:
+    """The key of a lesson's small grid (``ui.grids``): a new one after Back or Forward, so the
+    grid starts again from the link's values instead of the edits it held."""
+    generation = st.session_state.get(GRIDS_GENERATION, 0)
+    return f"{key}_{generation}" if generation else key
 
 
 def editor_base() -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:

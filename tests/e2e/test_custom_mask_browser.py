@@ -2,8 +2,9 @@
 
 A learner clicks into the grid, moves with the arrow keys and presses Space on a cell; after
 every tick the "your mask" heatmap must show the core's weights for the mask ticked so far,
-the link must carry it, and the grid's rows must say which query they are. At the end the
-copied link is opened in a fresh browser: the same ticks and the same numbers.
+the link must carry it, and the grid's rows must say which query they are. The browser's Back
+and Forward walk through the ticks (each tick is a history entry). At the end the copied link
+is opened in a fresh browser: the same ticks and the same numbers.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 
 import pytest
 from hypothesis import strategies as st
-from hypothesis.stateful import invariant, rule
+from hypothesis.stateful import invariant, precondition, rule
 
 from tests.e2e import expected, learner, machines, screen
 
@@ -63,12 +64,36 @@ class TickingTheMask(machines.LearnerMachine):
         screen.wait_ready(self.page, 120)
         screen.wait_idle(self.page)
         self.mask = start_mask()
+        self.history = [start_mask()]  # the mask of each history entry since the page opened
+        self.at = 0  # the entry the browser shows
 
     @rule(row=st.integers(0, SIZE - 1), column=st.integers(0, SIZE - 1))
     def tick(self, row: int, column: int) -> None:
         learner.focus_cell(self.page, row, column + 1, left=40)  # column 0: the query names
         self.page.keyboard.press(" ")
         self.mask[row][column] = not self.mask[row][column]
+        want = expected_cells(self.page.url, self.mask)
+        assert wait_for_cells(self.page, want) == want
+        self.history[self.at + 1 :] = [[list(r) for r in self.mask]]  # a new branch
+        self.at += 1
+
+    @precondition(lambda self: self.at > 0)
+    @rule()
+    def back(self) -> None:
+        # Found by a review: Back left the ticks on screen and wrote them over the earlier
+        # entry (the grid kept its edits and recorded them again).
+        self.walk(-1)
+
+    @precondition(lambda self: self.at < len(self.history) - 1)
+    @rule()
+    def forward(self) -> None:
+        self.walk(+1)
+
+    def walk(self, by: int) -> None:
+        self.at += by
+        self.mask = [list(r) for r in self.history[self.at]]
+        (self.page.go_back if by < 0 else self.page.go_forward)()
+        screen.wait_ready(self.page)
         want = expected_cells(self.page.url, self.mask)
         assert wait_for_cells(self.page, want) == want
 
@@ -100,7 +125,7 @@ class TickingTheMask(machines.LearnerMachine):
 def test_ticking_the_mask_cell_by_cell_shows_the_cores_weights_and_the_link_keeps_it(
     server, browser
 ):
-    machines.run(TickingTheMask, server, browser, steps=5)
+    machines.run(TickingTheMask, server, browser, steps=7)
 
 
 def test_a_row_deleted_elsewhere_restarts_the_mask_and_the_page_says_so(server, page):

@@ -116,3 +116,34 @@ def test_back_and_forward_walk_through_the_changes_across_pages(server, browser,
         assert playground_state(other)[1:] == playground_state(page)[1:]
     finally:
         context.close()
+
+
+def test_back_undoes_a_typed_weight_on_page_3(server, page):
+    """Found by a review: after typing in W_query, Back kept the typed number on screen and
+    wrote it over the entry before (the grid kept its edit and recorded it again)."""
+    screen.open_page(page, f"{server}/Trainable_weights")
+    screen.wait_idle(page)
+    learner.click_radio(page, "weights_from", "typed by me")
+    screen.wait_for(page, lambda p: "weights_from" in p.url, bool)
+    screen.wait_idle(page)
+    before_typing = page.url
+    grid = screen.grid_texts(page)
+    learner.type_in_cell(page, 0, 0, "2", left=15)
+    screen.wait_for(page, lambda p: expected.settings_of(p.url)["wq"] is not None, bool)
+    screen.wait_idle(page)
+    assert expected.settings_of(page.url)["wq"][0][0] == 2.0
+    typed = page.url
+
+    page.go_back()
+    screen.wait_for(page, lambda p: p.url, before_typing.__eq__)
+    screen.wait_ready(page)
+    screen.wait_idle(page)
+    assert page.url == before_typing
+    assert screen.grid_texts(page) == grid  # the number before it was typed
+
+    page.go_forward()
+    screen.wait_for(page, lambda p: p.url, typed.__eq__)
+    screen.wait_ready(page)
+    screen.wait_idle(page)
+    assert page.url == typed
+    assert float(screen.grid_texts(page)[1][0]) == 2.0
