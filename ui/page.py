@@ -80,6 +80,7 @@ PRESENT_CSS = """
 .stApp [data-testid="stSliderThumbValue"] p, .stApp [data-testid="stSliderTickBar"] p
   { font-size: 1.05rem; }
 .stApp [data-testid="stExpander"] summary p { font-size: 1.2rem; }
+.stApp input[type="text"], .stApp input[type="number"], .stApp textarea { font-size: 1.1rem; }
 
 """
 

@@ -61,10 +61,19 @@ SMALL_TEXT_JS = """() => {
     const where = element.closest('[data-testid]');
     if (size < 16) small.push([size, text.slice(0, 30), where ? where.dataset.testid : '']);
   }
+  // What a select box, a number box or a text field shows is its input's value, not text.
+  const fields = 'input[type="text"], input[type="number"], textarea';
+  for (const field of document.querySelectorAll(fields)) {
+    const box = field.getBoundingClientRect();
+    const size = parseFloat(getComputedStyle(field).fontSize);
+    if (field.value && box.width && box.height && size < 16)
+      small.push([size, field.value.slice(0, 30), field.getAttribute('aria-label') || '']);
+  }
   return small;
 }"""
 # Found by a review at 1280x720: the page links, slider values and ticks, tabs, buttons,
-# expander labels and the link to this view stayed at 14 px, code in a notice at 12.
+# expander labels and the link to this view stayed at 14 px, code in a notice at 12, and what
+# select boxes and number boxes show (Flow's stage among them) at 14.
 PROJECTED = ("", "Causal_mask?mask=padding&padding=9", "Flow", "Real_sentences", "Dropout")
 
 
