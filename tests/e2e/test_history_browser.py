@@ -17,12 +17,14 @@ pytestmark = pytest.mark.e2e
 EVALUATION = "before dropout (evaluation)"
 
 
-def playground_state(page) -> tuple[str, str, float, str]:
-    """What the Playground shows: its URL, the d_out slider, the first cell and the result."""
+def playground_state(page) -> tuple[str, str, float | None, str]:
+    """What the Playground shows: its URL, the d_out slider, the first cell (None while the
+    grid is being drawn again, as after a Back) and the result."""
+    rows = screen.grid_texts(page)
     return (
         page.url,
         learner.slider_value(page, "d_out"),
-        float(screen.grid_texts(page)[1][1]),  # "0.9" as typed, "0.90" once drawn again
+        float(rows[1][1]) if len(rows) > 1 else None,  # "0.9" as typed, "0.90" once drawn
         screen.summary_text(page),
     )
 
@@ -49,8 +51,14 @@ def check_dropout(page) -> None:
 def back(page, read, before, forward: bool = False) -> None:
     """Press the browser's Back (or Forward) and wait until ``read`` shows something else."""
     (page.go_forward if forward else page.go_back)()
-    screen.after_change(page, read, before)
+    screen.wait_for(page, read, lambda now: now != before and not drawing(now))
+    screen.wait_ready(page)
     screen.wait_idle(page)
+
+
+def drawing(state: object) -> bool:
+    """True while what ``state`` reads is still being drawn (a grid without rows)."""
+    return isinstance(state, tuple) and None in state
 
 
 def test_back_and_forward_walk_through_the_changes_across_pages(server, browser, page):
