@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from attention_core.formatting import format_number
 from ui import colors, safe, sizing
-from ui.sizing import FONT, LABEL_CHARS, PADDING
+from ui.sizing import FONT, LABEL_CHARS, PADDING, PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
 
 MASKED_GREY = "#d9d9d9"
 DROPPED_RED = "#c0392b"
@@ -162,6 +162,19 @@ def fits(
         and size.total_width <= max_width
         and printed == printable
     )
+
+
+def shown_decimals(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> int:
+    """The decimals the heatmap's cells print: the page's, or projected, fewer (down to
+    ``PRESENT_MIN_DECIMALS``) when only that keeps them at ``PRESENT_CELL_FONT`` or larger
+    in ``max_width``. A chart that cannot reach that size keeps the page's decimals."""
+    if not present:
+        return decimals
+    shrink = FONT[True] - PRESENT_CELL_FONT
+    for fewer in range(decimals, PRESENT_MIN_DECIMALS - 1, -1):
+        if fits(heatmap, decimals=fewer, present=True, max_width=max_width, shrink=shrink):
+            return fewer
+    return decimals
 
 
 def make_heatmap(

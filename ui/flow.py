@@ -21,15 +21,13 @@ from attention_core.params import FLOW_STAGES
 from ui import safe
 from ui.diagram import DROPPED_FILL, HIGHLIGHT, MASKED, WHITE, Arrow, Box, Size, render
 from ui.flow_layout import layout, measure
+from ui.sizing import FONT, MIN_FONT, PRESENT_MIN_DECIMALS
 
 MAX_COLUMNS = 4  # then 3 and 2, before the type gets smaller than READABLE_FONT
 READABLE_FONT = 11
 MAX_ROWS = 6
-FONT = {False: 13, True: 17}
-MIN_FONT = 9
 MIN_ARROW_FONT = 8  # the arrows' labels (projected: PRESENT_MIN_FONT, as the numbers)
 PRESENT_MIN_FONT = 12  # projected: fewer decimals in the picture before smaller type
-PRESENT_MIN_DECIMALS = 2  # projected, never fewer (a learner may still choose 1 herself)
 BIAS_FILL = "#eef1f6"
 SCALING = {"none": ("no scaling", "÷ 1"), "d": ("÷ d_k", "÷ {}"), "sqrt_d": ("÷ √d_k", "÷ {}")}
 NORM = {"softmax": "softmax", "naive_softmax": "softmax", "sum": "÷ row sum", "none": "none"}

@@ -80,9 +80,7 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
     st.vega_lite_chart(spec=views.vega_spec(spec), key="flow_picture", width="content")
     if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
         st.caption(
-            f"The picture rounds to {fitted.decimals} decimals so that its type stays large "
-            f"enough to read when projected; *Show as tables* gives every number to "
-            f"{page.decimals}."
+            views.rounding_note("The picture", fitted.decimals, page.decimals, "*Show as tables*")
         )
     with st.container(key="flow_stage_text"):
         st.markdown(stage_sentence(page, trace, numbers, stage))

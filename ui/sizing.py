@@ -12,6 +12,10 @@ from ui import safe
 
 FONT = {False: 13, True: 17}  # normal and presentation mode
 MIN_FONT = 9
+# Projected, a chart prints fewer decimals, down to PRESENT_MIN_DECIMALS (a learner may still
+# choose 1 herself), before its numbers get smaller than PRESENT_CELL_FONT (a heatmap's cells).
+PRESENT_MIN_DECIMALS = 2
+PRESENT_CELL_FONT = 15
 # Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
 # pixels past them (a title's accents above, a label's descenders below).
 PADDING = {"top": 8, "left": 6, "right": 6, "bottom": 6}

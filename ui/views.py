@@ -101,12 +101,25 @@ def show_heatmap(
 ) -> None:
     """One heatmap, what its colours mean, and (unless ``table`` is False: the caller shows
     it) its numbers as a table on request."""
-    spec = charts.make_heatmap(
+    decimals = charts.shown_decimals(
         heatmap, decimals=page.decimals, present=page.present, max_width=max_width
     )
+    spec = charts.make_heatmap(
+        heatmap, decimals=decimals, present=page.present, max_width=max_width
+    )
     st.vega_lite_chart(spec=vega_spec(spec), key=key, width="content")
+    if decimals < page.decimals:
+        st.caption(rounding_note("This chart", decimals, page.decimals, "its table"))
     if table:
         show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
+
+
+def rounding_note(what: str, shown: int, decimals: int, tables: str) -> str:
+    """Why a projected picture prints fewer decimals than the page's, and where they all are."""
+    return (
+        f"{what} rounds to {shown} decimals so that its type stays large enough to read when "
+        f"projected; {tables} gives every number to {decimals}."
+    )
 
 
 def show_tables(

@@ -1,6 +1,7 @@
 """Real Chromium: in presentation mode every heatmap prints its numbers at the projector's
 size, also the ones a page sets under another instead of beside it, and every word and
-number outside the charts and formulas is 16 px or more (the sidebar's too).
+number outside the charts and formulas is 16 px or more (the sidebar's too). A chart too
+dense for that prints fewer decimals and says so.
 
 Found in Chromium by a review at 1280×720: with ``present=1``, the charts that sit in half a
 column in normal mode (page 5's padding mask and your mask, page 6's average of samples,
@@ -10,10 +11,12 @@ Compare's B − A) are stacked, but were still sized for half the width: 11-12 p
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e import screen
-from ui.sizing import FONT
+from ui.sizing import FONT, PRESENT_CELL_FONT
 
 pytestmark = pytest.mark.e2e
 
@@ -83,3 +86,57 @@ def test_projected_every_word_outside_charts_and_formulas_is_16_px_or_more(serve
     screen.wait_idle(page)
     assert page.locator("[data-testid='stSidebar'] [data-testid='stPageLink']").count() > 10
     assert page.evaluate(SMALL_TEXT_JS) == []
+
+
+def test_projected_a_long_sentence_rounds_its_charts_to_stay_readable_and_says_so(server, page):
+    """Found projected: page 10's charts of 13 tokens printed 4 decimals in 12-13 px cells.
+    Projected they print 3 at 15 px or more, say so under each chart, and the table keeps
+    4; leaving presentation mode by its toggle brings the 4 decimals back to the charts."""
+    from attention_core import run_attention
+    from attention_core.embeddings import display_labels
+    from attention_core.formatting import format_number
+    from real_model import noncontextual_embeddings, shared_model
+    from real_model.analysis import SIMPLIFIED
+    from real_model.seed001 import ODYSSEY
+
+    simple = run_attention(noncontextual_embeddings(shared_model(), ODYSSEY), SIMPLIFIED)
+    labels = display_labels(simple.tokens)
+
+    def expected(decimals: int) -> dict[str, str]:
+        weights = simple.weights[0]
+        return {
+            f"{row}, {column}": format_number(float(weights[i, j]), decimals)
+            for i, row in enumerate(labels)
+            for j, column in enumerate(labels)
+        }
+
+    title = "softmax(X Xᵀ / √d)"
+    rounded = page.get_by_text("This chart rounds to 3 decimals")
+    screen.open_page(page, f"{server}/Real_sentences?present=1")
+    screen.wait_idle(page)
+    assert len(labels) == 13
+    assert screen.heatmap(page, title) == expected(3)
+    sizes = dict(
+        page.evaluate(CELL_SIZES_JS.replace(".mark-text text", ".mark-text.role-mark text"))
+    )
+    assert min(sizes.values()) >= PRESENT_CELL_FONT, sizes  # 12-13 px before
+    # One note under each chart: the three of weights print 3 decimals, the cosines (a
+    # minus sign wider) 2.
+    assert rounded.count() == 3
+    notes = page.get_by_text("This chart rounds to").all_inner_texts()
+    assert len(notes) == 4 and all("gives every number to 4" in text for text in notes)
+    # The table under the chart keeps the page's 4 decimals.
+    page.get_by_text("Show as table").nth(1).click()
+    table = screen.wait_for(page, screen.tables, lambda t: len(t) > 0)
+    numbers = re.findall(r"[0-9]+\.[0-9]+", table[0])
+    assert numbers[0] == format_number(float(simple.weights[0, 0, 0]), 4)
+    assert len(numbers) == 13 * 13 and all(len(n.split(".")[1]) == 4 for n in numbers)
+
+    page.locator("[data-testid='stSidebar'] label").filter(has_text="Presentation mode").click()
+    shown = screen.wait_for(
+        page, lambda p: screen.heatmap(p, title), lambda cells: cells == expected(4)
+    )
+    screen.wait_ready(page)
+    assert shown == expected(4)
+    assert page.get_by_text("This chart rounds to").count() == 0
+    assert "present" not in page.url

@@ -40,6 +40,7 @@ from tests.ui.apptest import (
     vega_specs,
 )
 from ui import safe
+from ui.sizing import PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
 
 Matrix = Sequence[Sequence[float]]
 
@@ -165,10 +166,29 @@ class Shown:
         drawn = [w.value for w in self.at.radio if w.key == "head"]
         return int(drawn[0]) - 1 if drawn else 0
 
+    def printed(self, spec: dict) -> int:
+        """The decimals a heatmap prints: the page's, or projected, fewer (2 or more) at
+        cells of ``PRESENT_CELL_FONT`` px or more, said in a caption under it."""
+        texts = [str(r["text"]) for r in records(spec)]
+        fixed = [t for t in texts if re.fullmatch(r"-?[0-9]+\.[0-9]+", t)]
+        printed = len(fixed[0].split(".")[1]) if fixed else self.decimals
+        said = [c.value for c in self.at.caption if c.value.startswith("This chart rounds to")]
+        if printed == self.decimals:
+            return printed
+        assert self.settings["present"], (title_of(spec), fixed[:3], self.decimals)
+        assert PRESENT_MIN_DECIMALS <= printed < self.decimals, (title_of(spec), fixed[:3])
+        assert all(len(t.split(".")[1]) == printed for t in fixed), title_of(spec)
+        fonts = [
+            layer["mark"]["fontSize"] for layer in spec["layer"] if layer["mark"]["type"] == "text"
+        ]
+        assert fonts and min(fonts) >= PRESENT_CELL_FONT, (title_of(spec), fonts)
+        assert any(c.startswith(f"This chart rounds to {printed} decimals") for c in said), said
+        assert any(c.endswith(f"gives every number to {self.decimals}.") for c in said), said
+        return printed
+
     def heatmap(self, title: str, matrix, labels=True, dropped=None) -> None:
-        expect_heatmap(
-            chart(self.at, title), matrix, self.decimals, self.labels if labels else None, dropped
-        )
+        spec = chart(self.at, title)
+        expect_heatmap(spec, matrix, self.printed(spec), self.labels if labels else None, dropped)
 
     def weights(self, title: str, trace: AttentionTrace, head: int = 0) -> None:
         """A weights heatmap: after dropout, ✕ allowed only on dropped cells."""
@@ -223,7 +243,7 @@ def playground(shown: Shown) -> None:
     elif panel == "scores":
         scores = [s for s in vega_specs(shown.at) if title_of(s).startswith("scores q·k")]
         assert len(scores) == 1
-        expect_heatmap(scores[0], trace.masked_scores[head], shown.decimals, shown.labels)
+        expect_heatmap(scores[0], trace.masked_scores[head], shown.printed(scores[0]), shown.labels)
         shown.heatmap("context vectors", trace.output)
     elif panel == "qkv":
         shown.heatmap("queries = X · W_query", trace.queries)
@@ -391,8 +411,8 @@ def word_vectors_page(shown: Shown) -> None:
     table = next(t for t in markdown_tables(shown.at) if t[0][0] == "numbers")
     printed = [cell for row in table[1:] for cell in row[1:]]
     assert printed == [shown.fmt(v) for v in glove.embeddings.values[focus].tolist()]
-    expect_heatmap(chart(shown.at, "softmax(X Xᵀ / √50)"), glove.softmax.weights[0],
-                   shown.decimals, labels)  # fmt: skip
+    softmax = chart(shown.at, "softmax(X Xᵀ / √50)")
+    expect_heatmap(softmax, glove.softmax.weights[0], shown.printed(softmax), labels)
 
 
 def real_sentences_page(shown: Shown) -> None:
@@ -442,11 +462,12 @@ def compare_page(shown: Shown) -> None:
         head = shown.head()
         before, after = first.weights_after_dropout[head], second.weights_after_dropout[head]
     a_title, b_title = [t for t in titles if t.startswith(("A: weights", "B: weights"))]
-    expect_heatmap(chart(shown.at, a_title), before, shown.decimals, display_labels(pinned.tokens))
-    expect_heatmap(chart(shown.at, b_title), after, shown.decimals, shown.labels)
+    a_chart, b_chart = chart(shown.at, a_title), chart(shown.at, b_title)
+    expect_heatmap(a_chart, before, shown.printed(a_chart), display_labels(pinned.tokens))
+    expect_heatmap(b_chart, after, shown.printed(b_chart), shown.labels)
     if first.num_tokens == second.num_tokens:
         difference = chart(shown.at, "B − A: change of each weight")
-        expect_heatmap(difference, after - before, shown.decimals, shown.labels)
+        expect_heatmap(difference, after - before, shown.printed(difference), shown.labels)
     else:
         assert "B − A: change of each weight" not in titles
 

@@ -123,6 +123,55 @@ def test_cells_are_wider_than_their_numbers_in_a_real_font(count, present):
         assert not printed(spec) or spec["width"] / count >= widest
 
 
+def cell_font(spec: dict) -> int | None:
+    fonts = [layer["mark"]["fontSize"] for layer in layers(spec) if layer["mark"]["type"] == "text"]
+    return fonts[0] if fonts else None
+
+
+def test_a_projected_sentence_of_13_tokens_prints_3_decimals_at_15_px_not_4_at_13():
+    """Found projected on page 10 (13 MiniLM tokens across 800 px): 4 decimals took 12-13 px
+    cells, unreadable from the back row; 3 decimals fit at 15 px."""
+    labels = ["[CLS]", "i", "must", "go", "back", "to·6", "my·7", "ship", "and", "to·10"]
+    labels += ["my·11", "crew", "[SEP]"]
+    values = [[0.0761 + 0.0003 * ((i * j) % 5) for j in range(13)] for i in range(13)]
+    heatmap = charts.Heatmap(values, labels, labels, "weights", "softmax", "d")
+    four = charts.make_heatmap(heatmap, decimals=4, present=True, max_width=800)
+    assert cell_font(four) is not None and cell_font(four) < sizing.PRESENT_CELL_FONT
+    assert charts.shown_decimals(heatmap, decimals=4, present=False, max_width=800) == 4
+    assert charts.shown_decimals(heatmap, decimals=4, present=True, max_width=800) == 3
+    three = charts.make_heatmap(heatmap, decimals=3, present=True, max_width=800)
+    assert cell_font(three) >= sizing.PRESENT_CELL_FONT
+    assert records(three)[0]["text"] == "0.076"
+    # Six tokens fit at full size: the page's decimals, whatever they are.
+    small = charts.Heatmap(
+        [row[:6] for row in values[:6]], labels[:6], labels[:6], "weights", "s", "d"
+    )
+    for decimals in range(1, 7):
+        assert charts.shown_decimals(small, decimals=decimals, present=True, max_width=800) == (
+            decimals
+        )
+
+
+@given(heatmaps(), st.integers(1, 6), st.integers(120, 900))
+@settings(max_examples=60, deadline=None)
+def test_projected_charts_round_only_to_reach_the_projected_size_and_never_below_2(
+    heatmap, decimals, width
+):
+    shown = charts.shown_decimals(heatmap, decimals=decimals, present=True, max_width=width)
+    assert shown <= decimals
+    if shown < decimals:
+        assert shown >= sizing.PRESENT_MIN_DECIMALS
+        shrink = sizing.FONT[True] - sizing.PRESENT_CELL_FONT
+        assert not charts.fits(
+            heatmap, decimals=decimals, present=True, max_width=width, shrink=shrink
+        )
+        spec = charts.make_heatmap(heatmap, decimals=shown, present=True, max_width=width)
+        assert printed(spec) and cell_font(spec) >= sizing.PRESENT_CELL_FONT
+    assert charts.shown_decimals(heatmap, decimals=decimals, present=False, max_width=width) == (
+        decimals
+    )
+
+
 @pytest.mark.parametrize("blank", ["", " ", "\u3000\u2003"])
 def test_a_blank_description_becomes_the_charts_shape(blank):
     heatmap = charts.Heatmap([[0.5, 0.5]], ["a"], ["a", "b"], "weights", "Weights", blank)
