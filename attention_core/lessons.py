@@ -140,6 +140,11 @@ class MistakeRun:
         """Largest absolute difference between the wrong and the right output."""
         return float((self.wrong_output - self.right_output).abs().max())
 
+    @property
+    def max_weight_diff(self) -> float:
+        """Largest absolute difference between the wrong and the right weights."""
+        return float(self.weight_difference.abs().max())
+
 
 def mistakes_baseline(config: AttentionConfig) -> AttentionConfig:
     """The correct version every mistake is set beside: √d_k, softmax, −∞ masking, no

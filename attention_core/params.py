@@ -558,9 +558,9 @@ _LESSON_ROWS = (
         },
         "odyssey",
         "Sentence",
-        "Seed 001's two sentences, or one of your own.",
+        "Seed 001's two sentences, or one of your own (then type it in the field below).",
         scope="lesson",
-        widget="select",
+        widget="radio",  # a select box invites typing, which only filters its choices
         page="10_Real_sentences",
     ),
     Param(

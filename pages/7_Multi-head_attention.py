@@ -23,9 +23,12 @@ views.show_header(
     result=trace,
 )
 if page.config.heads == 1 and trace.num_heads > 1:
+    widened = trace.config.d_out != page.config.d_out
     st.info(
-        f"The sidebar asks for 1 head; this page shows {trace.num_heads} heads with d_out = "
-        f"{trace.config.d_out}. Choose heads in the sidebar to see your own.",
+        f"The sidebar has 1 head; this page shows {trace.num_heads} heads with d_out = "
+        f"{trace.config.d_out}"
+        + (f" (the sidebar's d_out {page.config.d_out} cannot be split in two)" if widened else "")
+        + ". Choose heads in the sidebar to see your own.",
         icon=":material/info:",
     )
 elif trace.num_heads == 1:

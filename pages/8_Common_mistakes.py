@@ -67,7 +67,10 @@ for index, run in enumerate(runs):
     ) as section:
         if not section.open:
             continue
-        st.markdown(f"The outputs differ by up to **{page.number(run.max_diff)}**.")
+        st.markdown(
+            f"The weights differ by up to **{page.number(run.max_weight_diff)}** (mistake − "
+            f"correct, below); the context vectors by up to **{page.number(run.max_diff)}**."
+        )
         if not page.present:
             st.markdown(explanation)
         views.show_side_by_side(

@@ -133,9 +133,14 @@ def colour_range(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[fl
 def _legend_label(decimals: int) -> str:
     """A Vega expression: a legend tick's shade as the value it stands for (from the data)."""
     first = f"{DATA}[0]"
-    value = f"{first}.low + datum.value * ({first}.high - {first}.low)"
+    span = f"({first}.high - {first}.low)"
+    value = f"{first}.low + datum.value * {span}"
+    # Two decimals, or as many more (up to the cells') as tell low, middle and high apart: a
+    # narrow range such as 0.06-0.07 read "0.06, 0.07, 0.07" with two.
+    fewest = min(decimals, 2)
+    places = f"clamp(ceil(-log({span} / 2) / LN10), {fewest}, {max(decimals, fewest)})"
     # Vega draws the legend once before Streamlit inserts the data: print nothing then.
-    return f"length({DATA}) ? format({value}, '.{min(decimals, 2)}f') : ''"
+    return f"length({DATA}) ? format({value}, '.' + {places} + 'f') : ''"
 
 
 def value_range(heatmap: Heatmap) -> tuple[float, float] | None:

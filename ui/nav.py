@@ -107,7 +107,8 @@ PAGES = (
         "7 · Multi-head attention",
         ":material/view_column:",
         "🧩",
-        "every setting in the sidebar but dropout; with 1 head it shows the fewest heads that fit",
+        "every setting in the sidebar but dropout; with 1 head it shows two heads (an odd d_out "
+        "made even), or without projections the fewest that divide the embedding width",
         "the sidebar's dropout (the heads are shown without it)",
     ),
     PageInfo(

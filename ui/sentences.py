@@ -72,13 +72,18 @@ def result_sentence(
 ) -> str:
     """The focused query's result in words: the keys it attends to most (ties named
     together) and that weight (``… each`` for a tie), or why no key is named; then its
-    context vector (or the output projection's result). ``name`` writes a token label
+    context vector (or the output projection's result). With several heads, the weights are
+    the shown head's, and the sentence says so. ``name`` writes a token label
     (escaped for Markdown by :func:`summary`)."""
     query = page.query
     weights = trace.weights_after_dropout[head, query].tolist()
     vector = ", ".join(page.number(v) for v in trace.output[query].tolist())
     who = name(page.labels[query])
     what = output_name(trace)
+    if trace.num_heads > 1:  # the weights are one head's; the vector joins every head's
+        who = f"In head {head + 1} of {trace.num_heads}, {who}"
+        if trace.config.out_proj == "none":
+            what += f" (the {trace.num_heads} heads' outputs joined)"
     why = no_key_attended(weights, trace.allowed[query].tolist(), trace.config.dropout_active)
     if why is not None:
         return f"{who} has {why}; {what} {vector}."

@@ -16,6 +16,10 @@ def test_without_projections_the_other_module_is_as_wide_as_the_inputs():
     assert wrong_module.max_diff > 0.01  # nn.Linear's weights do change the output
     assert all(math.isfinite(run.max_diff) for run in runs.values())
     assert runs["sqrt_d_in"].max_diff == 0.0  # d_k = d_in without projections: no mistake
+    assert runs["sqrt_d_in"].max_weight_diff == 0.0
+    for run in runs.values():  # the sentence over the heatmap states its largest cell
+        assert run.max_weight_diff == float(run.weight_difference.abs().max())
+    assert runs["num_tokens"].max_weight_diff > 0.01
 
 
 def test_without_projections_inputs_wider_than_d_out_leave_the_wrong_module_out():

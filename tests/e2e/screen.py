@@ -100,7 +100,8 @@ def shown_context_vector(page) -> list[float]:
     text = summary_text(page)
     # With an output projection the sentence names the projection's result instead.
     found = re.search(
-        r"(?:context vector|output after the output projection) ([-0-9., ]+)\.?$", text.strip()
+        r"(?:context vector|output after the output projection)(?: \([^)]*\))? ([-0-9., ]+)\.?$",
+        text.strip(),
     )
     assert found, f"no context vector in {text!r}"
     return [float(v) for v in re.findall(NUMBER, found.group(1))]

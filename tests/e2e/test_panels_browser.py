@@ -6,6 +6,8 @@ from some of its arguments) comes back closed, and the click after that is lost.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e import screen
@@ -35,12 +37,39 @@ def test_an_open_mistake_stays_open_when_its_numbers_change(server, page):
     section = page.locator("summary", has_text="Dividing by the number of tokens")
     section.click()
     page.get_by_text("keys.shape[0]").first.wait_for(timeout=30_000)
-    first = page.get_by_text("The outputs differ by up to").nth(1).inner_text()
+    first = page.get_by_text("The weights differ by up to").nth(1).inner_text()
     step_slider(page, "d_out")
     screen.wait_for(
         page,
-        lambda p: p.get_by_text("The outputs differ by up to").nth(1).inner_text(),
+        lambda p: p.get_by_text("The weights differ by up to").nth(1).inner_text(),
         lambda text: text != first,
     )
     wait_idle(page)
     assert page.get_by_text("keys.shape[0]").first.is_visible()  # the section is still open
+
+
+def test_a_mistakes_sentence_states_the_largest_change_its_heatmap_shows(server, page):
+    """A review: the sentence above the heatmaps gave the context vectors' largest change
+    (0.0106) as "the outputs", beside a heatmap of weights whose cells reach 0.0114. It now
+    gives both, and the weights' figure is the heatmap's largest cell, before and after a
+    change of d_out."""
+    page.goto(f"{server}/Common_mistakes")
+    wait_idle(page)
+    sentence = page.get_by_text("The weights differ by up to").first
+
+    def stated(p) -> tuple[str, str]:
+        text = sentence.inner_text()
+        weights, outputs = re.findall(r"[0-9]+\.[0-9]+", text)
+        return weights, outputs
+
+    def largest_cell(p) -> str:
+        cells = screen.heatmap(p, "mistake − correct").values()
+        return max(cells, key=lambda text: abs(float(text.replace("−", "-"))))
+
+    for change in range(2):
+        if change:
+            before = stated(page)
+            step_slider(page, "d_out")
+            screen.after_change(page, stated, before)
+        weights, _ = stated(page)
+        assert largest_cell(page).lstrip("−-") == weights

@@ -269,6 +269,15 @@ def test_more_heads_in_a_partial_rerun_bring_the_head_choice_above_the_weights(s
     settings = expected.settings_of(page.url)
     assert settings["head"] == 2
     assert screen.summary_text(page) == expected.summary(settings, head=1)
+    # A review: the sentence gave one head's weight without saying which head's.
+    assert screen.summary_text(page).startswith("In head 2 of 3, ")
+    focus = display_labels(settings.tokens)[settings.query_index]
+    row = [
+        v
+        for k, v in screen.heatmap(page, "attention weights").items()
+        if k.startswith(f"{focus}, ")
+    ]
+    assert screen.shown_top_weight(page) == max(float(v) for v in row)
     assert expected.settings_of(screen.share_link(page)) == settings
     assert screen.exceptions(page) == [] and screen.warnings(page) == []
 
@@ -297,3 +306,23 @@ def test_heads_replaced_while_d_out_forbids_them_come_back_with_it(server, brows
     assert learner.chosen(other, "heads") == "2"
     assert screen.summary_text(other) == expected.summary(expected.settings_of(link))
     fresh.close()
+
+
+def test_page_7_says_why_it_shows_another_d_out_than_the_sidebars(server, page):
+    """A review: at d_out 5 with 2 heads asked for, the sidebar fell back to 1 head and page 7
+    showed 2 heads with d_out 6, under a header that promised every sidebar setting and
+    "the fewest heads that fit". The page now says that an odd d_out is made even, and why."""
+    screen.open_page(page, f"{server}/Multi-head_attention?d_out=4&heads=2")
+    wait_idle(page)
+    assert page.get_by_text("cannot be split in two").count() == 0
+    before = screen.chart_titles(page)
+    learner.press_slider(page, "d_out")  # 4 → 5: two heads no longer fit
+    said = screen.wait_for(
+        page,
+        lambda p: p.get_by_text("this page shows 2 heads with d_out = 6").all_inner_texts(),
+        lambda texts: len(texts) == 1,
+    )
+    assert said and "the sidebar's d_out 5 cannot be split in two" in said[0], said
+    assert expected.settings_of(page.url)["d_out"] == 5
+    assert "an odd d_out made even" in screen.main_text(page)
+    assert screen.chart_titles(page)[: len(before)] == before  # head 1 and head 2 still

@@ -348,3 +348,74 @@ def test_compare_names_another_example_whole_and_an_edit_as_an_edit(server, page
         lambda t: "edited" in t,
     )
     assert "the embedding matrix (edited or replaced)." in text, text
+
+
+LEGEND_JS = (
+    """(title) => {"""
+    + screen.TITLE_OF
+    + """
+    for (const chart of document.querySelectorAll('[data-testid="stVegaLiteChart"]'))
+        if (titleOf(chart) === title)
+            return [...chart.querySelectorAll('.role-legend-label text')].map(t => t.textContent);
+    return null;
+}"""
+)
+
+
+def test_a_narrow_colour_range_gets_legend_labels_that_differ(server, page):
+    """A review: 16 words on page 10 give weights between 0.061 and 0.068; the legend under
+    them read "0.06, 0.07, 0.07". Its labels now take the decimals that tell low, middle and
+    high apart, and the cells' numbers lie between the first and the last."""
+    words = "the quick brown fox jumps over the lazy dog near the river bank today"
+    title = "softmax(X Xᵀ / √d)"
+    screen.open_page(page, f"{server}/Real_sentences?text=own&own={words.replace(' ', '+')}")
+    wait_idle(page)
+    labels = screen.wait_for(page, lambda p: p.evaluate(LEGEND_JS, title), lambda v: bool(v))
+    assert labels is not None and len(labels) == 3, labels
+    values = [float(v) for v in labels]
+    assert values == sorted(values) and len(set(labels)) == 3, labels
+    cells = [float(v) for v in screen.heatmap(page, title).values()]
+    assert values[0] <= min(cells) and max(cells) <= values[-1], (labels, min(cells), max(cells))
+    assert values[-1] - values[0] < 0.05  # a narrow range, where two decimals repeat a label
+
+
+def test_page_10_takes_a_sentence_of_ones_own_and_its_link_keeps_it(server, browser, page):
+    """A review: the sentence was a select box, and typing a sentence into it only filtered
+    the two examples (Enter picked one; the typed words were gone). The choices are now radio
+    buttons; "my own sentence" opens the field the learner types into, and the link keeps it."""
+    from real_model import noncontextual_embeddings, shared_model
+
+    screen.open_page(page, f"{server}/Real_sentences")
+    wait_idle(page)
+    choice = page.locator(".st-key-text")
+    assert choice.locator('input[role="combobox"]').count() == 0
+    assert choice.locator('input[type="radio"]').count() == 3
+    assert page.locator(".st-key-own").count() == 0
+    said = "Tokens, as the model splits them:"
+    tokens = page.locator("[data-testid='stMarkdownContainer'] p", has_text=said)
+    before = tokens.inner_text()
+    learner.click_radio(page, "text", "my own sentence")
+    field = page.locator(".st-key-own input")
+    field.wait_for(timeout=30_000)
+    screen.after_change(page, lambda p: tokens.inner_text(), before)
+    before = tokens.inner_text()
+    field.fill("the river bank was muddy")
+    field.press("Enter")
+    shown = screen.after_change(page, lambda p: tokens.inner_text(), before)
+    words = shown.split(":", 1)[1].split(" · ")
+    model = noncontextual_embeddings(shared_model(), "the river bank was muddy")
+    assert [w.strip() for w in words] == list(model.tokens)
+    assert [w.strip() for w in words][1:4] == ["the", "river", "bank"]
+    title = "softmax(X Xᵀ / √d)"
+    cells = screen.heatmap(page, title)
+    assert len(cells) == model.num_tokens**2
+    link = screen.share_link(page)
+    assert expected.settings_of(link)["own"] == "the river bank was muddy"
+    other = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    screen.open_page(other, link)
+    wait_idle(other)
+    assert other.locator("[data-testid='stMarkdownContainer'] p", has_text=said).inner_text() == (
+        shown
+    )
+    assert screen.heatmap(other, title) == cells
+    other.context.close()

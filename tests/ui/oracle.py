@@ -116,6 +116,10 @@ def summary(
         if trace.config.out_proj == "none"
         else "output after the output projection"
     )
+    if trace.num_heads > 1:  # one head's weights, every head's output
+        who = f"In head {head + 1} of {trace.num_heads}, {who}"
+        if trace.config.out_proj == "none":
+            what += f" (the {trace.num_heads} heads' outputs joined)"
     if any(math.isnan(w) for w in row):  # 0/0 or ∞/∞: no key is attended to most
         return f"{who} has undefined weights ({UNDEFINED_WHY}); {what} {vector}."
     if all(w == 0 for w in row):  # no weight at all: naming the "largest" 0 names anyone
@@ -395,8 +399,11 @@ def mistakes_page(shown: Shown) -> None:
     runs = common_mistakes(shown.embeddings, core_config(shown.settings))
     labels = [e.label for e in shown.at.expander if e.label[:1].isdigit()]
     assert [label.split(". ", 1)[0] for label in labels] == [str(i + 1) for i in range(len(runs))]
-    differences = [m.value for m in shown.at.markdown if m.value.startswith("The outputs differ")]
-    assert differences == [f"The outputs differ by up to **{shown.fmt(runs[0].max_diff)}**."]
+    differences = [m.value for m in shown.at.markdown if m.value.startswith("The weights differ")]
+    assert differences == [
+        f"The weights differ by up to **{shown.fmt(runs[0].max_weight_diff)}** (mistake − "
+        f"correct, below); the context vectors by up to **{shown.fmt(runs[0].max_diff)}**."
+    ]
     first = runs[0]
     shown.heatmap("the mistake", first.wrong_weights[0])
     shown.heatmap("mistake − correct", first.weight_difference[0])
