@@ -83,7 +83,7 @@ def result_sentence(
     if trace.num_heads > 1:  # the weights are one head's; the vector joins every head's
         who = f"In head {head + 1} of {trace.num_heads}, {who}"
         if trace.config.out_proj == "none":
-            what += f" (the {trace.num_heads} heads' outputs joined)"
+            what += f" (the outputs of the {trace.num_heads} heads joined)"
     why = no_key_attended(weights, trace.allowed[query].tolist(), trace.config.dropout_active)
     if why is not None:
         return f"{who} has {why}; {what} {vector}."

@@ -119,7 +119,7 @@ def summary(
     if trace.num_heads > 1:  # one head's weights, every head's output
         who = f"In head {head + 1} of {trace.num_heads}, {who}"
         if trace.config.out_proj == "none":
-            what += f" (the {trace.num_heads} heads' outputs joined)"
+            what += f" (the outputs of the {trace.num_heads} heads joined)"
     if any(math.isnan(w) for w in row):  # 0/0 or ∞/∞: no key is attended to most
         return f"{who} has undefined weights ({UNDEFINED_WHY}); {what} {vector}."
     if all(w == 0 for w in row):  # no weight at all: naming the "largest" 0 names anyone

@@ -5,6 +5,8 @@ AppTest sets widget values directly (no browser): these tests check numbers and 
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from attention_core import run_attention
@@ -422,7 +424,7 @@ def test_the_live_region_states_the_result_of_the_run_the_page_shows(key):
     said = oracle_summary(trace, settings.query_index, 0, int(settings["decimals"]), str)
     live = [h.proto.body for h in at.get("html") if 'role="status"' in h.proto.body]
     assert live == [f'<div class="sr-only" role="status" aria-live="polite" '
-                    f'aria-atomic="true">{said}</div>'], (live, said)  # fmt: skip
+                    f'aria-atomic="true">{html.escape(said)}</div>'], (live, said)  # fmt: skip
     sidebar = oracle_summary(
         run_attention(settings.embeddings(), settings.config()),
         settings.query_index, 0, int(settings["decimals"]), str,
