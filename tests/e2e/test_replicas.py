@@ -25,7 +25,14 @@ import pytest
 
 from attention_core import run_attention
 from tests.e2e.processes import descendants, free_ports, processes, worker_pid
-from tests.e2e.screen import shown_context_vector, slider_value, step_slider, wait_idle
+from tests.e2e.screen import (
+    shown_context_vector,
+    slider_value,
+    step_slider,
+    summary_text,
+    wait_for,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -126,6 +133,7 @@ def answer_to_a_change(page, timeout: float = 45.0) -> list[float]:
     Returns when the numbers change, or when the page has answered with the slider back where
     it was (the change was not kept).
     """
+    wait_for(page, summary_text, bool, timeout=60)  # the sentence's words, not just its box
     before_numbers, before = shown_context_vector(page), slider_value(page, SLIDER)
     step_slider(page, SLIDER)
     pressed = time.monotonic() + 5  # the key press moves the slider at once, before any answer
@@ -198,6 +206,8 @@ def lecture(browser, tmp_path_factory) -> Lecture:
             page.on("websocket", lambda _ws, mine=learner: mine.websockets.append(time.time()))
             response = page.goto(f"{url}/?{link}")
             learner.worker_header = response.headers.get("x-worker", "")
+            # The sentence's container can be on the page before its words (a loaded machine).
+            wait_for(page, summary_text, bool, timeout=60)
             learner.shown = shown_context_vector(page)
             learner.worker_cookie = learner.cookie()
             learners.append(learner)
