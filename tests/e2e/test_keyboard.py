@@ -14,7 +14,13 @@ import pytest
 from attention_core import run_attention
 from attention_core.settings import read_params
 from tests.e2e.learner import arrow_to_cell
-from tests.e2e.screen import shown_context_vector, wait_for_change, wait_idle
+from tests.e2e.screen import (
+    open_page,
+    shown_context_vector,
+    wait_for,
+    wait_for_change,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -41,7 +47,12 @@ def tab_to(page, wanted, backwards: bool = False, limit: int = 400) -> dict:
         if wanted(active):
             return active
         seen.append(active["key"] or active["label"] or active["tag"])
-    raise AssertionError(f"the keyboard never reached the element; last: {seen[-12:]}")
+    status = page.locator('[data-testid="stStatusWidget"]').all_inner_texts()
+    disabled = page.locator("input:disabled").count()
+    raise AssertionError(
+        f"the keyboard never reached the element; last: {seen[-12:]}; "
+        f"status {status}, {disabled} disabled inputs"
+    )
 
 
 def expected_vector(url: str) -> list[float]:
@@ -63,8 +74,7 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
     )
     try:
         page = context.new_page()
-        page.goto(server)
-        wait_idle(page)
+        open_page(page, server)
         before = assert_shows_core(page)
 
         # A sidebar slider: focus it with Tab from the top of the page, move it with an arrow.
@@ -145,8 +155,11 @@ FOCUSED_LABEL_JS = """() => {
 def test_a_radio_button_and_a_toggle_show_where_the_keyboard_is(server, page, key, kind):
     """A review: Tab onto the scaling radio showed only a faint grey background (the ring
     went on the hidden input)."""
-    page.goto(server)
-    wait_idle(page)
+    open_page(page, server)
+    # Streamlit disables every widget while its connection is down: once in CI the page lost it
+    # right after loading, and 400 presses went round the links and folds only.
+    target = page.locator(f".st-key-{key} input").first
+    assert wait_for(page, lambda _: target.is_enabled(), bool, timeout=60), "still disabled"
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     tab_to(page, lambda a: a["key"] == key and a["tag"] == "INPUT")
     assert page.evaluate("() => document.activeElement.type") == kind
