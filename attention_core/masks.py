@@ -17,6 +17,7 @@ class MaskVerdict:
     leaked: float  # largest |weight| where attention is not allowed
     worst_row_sum_error: float  # largest |row sum - 1| over rows that may attend somewhere
     negative: bool  # any negative weight
+    worst_row_sum: float = 1.0  # the sum of that row: 1 ± worst_row_sum_error
 
     @property
     def fault(self) -> str | None:
@@ -46,7 +47,9 @@ def judge_mask(trace: AttentionTrace, head: int = 0) -> MaskVerdict:
     blocked = ~trace.allowed
     leaked = float(weights[blocked].abs().max()) if bool(blocked.any()) else 0.0
     rows = trace.allowed.any(dim=-1)
-    errors = (weights.sum(dim=-1)[rows] - 1).abs()
-    return MaskVerdict(
-        leaked, float(errors.max()) if len(errors) else 0.0, bool((weights < 0).any())
-    )
+    sums = weights.sum(dim=-1)[rows]
+    if not len(sums):
+        return MaskVerdict(leaked, 0.0, bool((weights < 0).any()))
+    errors = (sums - 1).abs()
+    worst = int(errors.argmax())
+    return MaskVerdict(leaked, float(errors[worst]), bool((weights < 0).any()), float(sums[worst]))

@@ -433,7 +433,8 @@ _LESSON_ROWS = (
         "float",
         1.0,
         "multiply every embedding by",
-        "Scores grow with the square of this factor. Watch the softmax written naively.",
+        "For the three tables of section 2 only: their scores grow with the square of this "
+        "factor. Watch the softmax written naively.",
         "lesson",
         low=1.0,
         high=30.0,

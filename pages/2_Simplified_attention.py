@@ -58,6 +58,11 @@ for column, row in zip(columns, rows, strict=True):
                 "Overflow: e^score is larger than float32 can hold (∞), and ∞/∞ is undefined.",
                 icon=":material/warning:",
             )
+if scale != 1:
+    st.caption(
+        f"Only these three tables multiply the embeddings by {scale:g}; sections 1, 3 and 4 "
+        "use them as they are."
+    )
 if not page.present:
     st.markdown(
         "Dividing by the sum works only while every score is positive; negative scores give "

@@ -36,7 +36,7 @@ for column, trace in zip(columns, traces.values(), strict=True):
     column.caption(
         f"Token {query + 1}: largest weight {page.number(diagnostics.max_weight[0, query])}, "
         f"entropy {page.number(diagnostics.entropy[0, query])} nats. "
-        f"Score variance {page.number(diagnostics.scaled_score_variance)}."
+        f"All the scores: variance {page.number(diagnostics.scaled_score_variance)}."
     )
 
 st.header("On random vectors, d from 1 to 1024")

@@ -12,14 +12,29 @@ from attention_core.reference import MATCH_TOLERANCE
 from ui import charts, controls, grids, safe, state, tables, views
 from ui import page as run_order
 
-SHORT_TITLES = {
-    "neg_inf": "−∞, then softmax",
-    "zero_renorm": "softmax, zero, renormalise",
-    "zero_scores": "scores × mask (pitfall)",
-    "zero_no_renorm": "softmax, zero (pitfall)",
+# How the sidebar's "Scores → weights" is named in the strategies' titles: the seeds mask around a
+# softmax, but the page masks around whichever normalisation the learner picked.
+NORM_WORDS = {
+    "softmax": "softmax",
+    "naive_softmax": "naive softmax",
+    "sum": "row sum",
+    "none": "no normalisation",
 }
 
+
+def short_titles(norm: str) -> dict[str, str]:
+    """The four strategies' chart titles, naming the normalisation in use."""
+    word = NORM_WORDS[norm]
+    return {
+        "neg_inf": f"−∞, then {word}",
+        "zero_renorm": f"{word}, zero, renormalise",
+        "zero_scores": "scores × mask (pitfall)",
+        "zero_no_renorm": f"{word}, zero (pitfall)",
+    }
+
+
 page = run_order.setup(__file__)
+titles = short_titles(page.config.norm)
 labels = page.labels
 causal = {s: page.run(mask="causal", mask_strategy=s, dropout=0.0) for s in MASK_STRATEGIES}
 views.show_header(
@@ -36,7 +51,7 @@ st.header("Four strategies on the same scores")
 holders = views.show_side_by_side(
     page,
     [
-        (views.weights_heatmap(page, trace, title=SHORT_TITLES[strategy]), f"hm_{strategy}")
+        (views.weights_heatmap(page, trace, title=titles[strategy]), f"hm_{strategy}")
         for strategy, trace in causal.items()
     ],
     per_row=2,
@@ -55,7 +70,7 @@ for holder, trace in zip(holders, causal.values(), strict=True):
             )
         elif verdict.fault == "row_sum":
             st.error(
-                f"wrong: a row sums to 1 ± {views.nonzero(page, verdict.worst_row_sum_error)}",
+                f"wrong: a row sums to {page.number(verdict.worst_row_sum)} instead of 1",
                 icon=":material/cancel:",
             )
         else:  # rows sum to 1 only because negative weights cancel positive ones
@@ -63,9 +78,14 @@ for holder, trace in zip(holders, causal.values(), strict=True):
 same = max_difference(causal["neg_inf"].weights, causal["zero_renorm"].weights)
 if same <= MATCH_TOLERANCE:
     st.caption(
-        f"−∞ before softmax and zero-then-renormalise give the same weights (largest "
-        f"difference {views.difference(same)}): a softmax over the allowed keys is the "
-        "renormalised softmax."
+        f"−∞ before the {NORM_WORDS[page.config.norm]} and zero-then-renormalise give the same "
+        f"weights (largest difference {views.difference(same)}): "
+        + (
+            "dividing by the sum over the allowed keys is dividing by the whole row's sum, then "
+            "renormalising."
+            if page.config.norm == "sum"
+            else "a softmax over the allowed keys is the renormalised softmax."
+        )
     )
 else:  # only without a normalisation ("Scores → weights: none")
     st.caption(

@@ -1,5 +1,6 @@
 """Dropout: a random keep-mask over the weights, the 1/(1−p) rescaling, and why it averages out."""
 
+import math
 from dataclasses import replace
 
 import streamlit as st
@@ -48,17 +49,23 @@ views.show_side_by_side(
     ],
 )
 unchanged = max_difference(evaluation.weights_after_dropout, evaluation.weights)
+row_sums = train.diagnostics.row_sums_after_dropout[0].tolist()
 st.caption(
     "Evaluation mode leaves the weights unchanged (largest difference "
     f"{views.difference(unchanged)}). "
-    "Row sums in training: "
-    + ", ".join(page.number(v) for v in train.diagnostics.row_sums_after_dropout[0].tolist())
-    + "."
+    "Row sums in training: " + ", ".join(page.number(v) for v in row_sums) + "."
 )
 if not page.present:
+    defined = [v for v in row_sums if math.isfinite(v)]  # a 0/0 row is "undefined" above
+    span = (
+        f" (here from {page.number(min(defined))} to {page.number(max(defined))})"
+        if defined
+        else ""
+    )
     st.markdown(
-        "After dropout the rows no longer sum to 1: some rows lose most of their weight, "
-        "others exceed 1. That is expected; it is noise for training only."
+        f"After dropout the rows no longer sum to 1{span}: the dropped "
+        f"weights are gone and the kept ones are multiplied by "
+        f"{page.number(train.dropout_factor)}. That is expected; it is noise for training only."
     )
 
 st.header("Averaging many samples")

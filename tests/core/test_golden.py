@@ -322,6 +322,13 @@ def test_seed004_mask_strategies_are_judged_as_the_lesson_teaches(strategy, faul
     assert verdict.fault == fault
     if fault is None:
         assert verdict.leaked == 0 and verdict.worst_row_sum_error < ROW_SUM_TOLERANCE
+    trace = run_attention(preset_embeddings("journey"), config)
+    sums = trace.weights[0].sum(dim=-1)  # every row may attend to itself
+    worst = int((sums - 1).abs().argmax())
+    assert verdict.worst_row_sum == pytest.approx(float(sums[worst]), abs=1e-7)
+    assert abs(verdict.worst_row_sum - 1) == pytest.approx(verdict.worst_row_sum_error, abs=1e-7)
+    if fault == "row_sum":  # zeroing without renormalising leaves the first rows short of 1
+        assert verdict.worst_row_sum < 1 - ROW_SUM_TOLERANCE
 
 
 @pytest.mark.parametrize(("d_out", "low", "high"), [(2, 1e-6, 1e-5), (8, 1e-11, 1e-10)])

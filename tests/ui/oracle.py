@@ -285,6 +285,13 @@ def simplified_page(shown: Shown) -> None:
     assert len(tables) == 3
     for table, row in zip(tables, rows, strict=True):
         assert column(table, "weight") == [shown.fmt(w) for w in row.weights]
+    scope = _captions(shown, "Only these three tables")  # the other sections keep X as it is
+    scale = shown.settings["input_scale"]
+    expected = (
+        f"Only these three tables multiply the embeddings by {scale:g}; sections 1, 3 and 4 "
+        "use them as they are."
+    )
+    assert scope == ([] if scale == 1 else [expected]), scope
     shown.heatmap("attention weights", simple.weights_after_dropout[0])
     shown.heatmap("context vectors", simple.output)
 
@@ -315,17 +322,28 @@ def scaling_page(shown: Shown) -> None:
         assert caption == (
             f"Token {shown.query + 1}: largest weight "
             f"{shown.fmt(diagnostics.max_weight[0, shown.query])}, entropy "
-            f"{shown.fmt(diagnostics.entropy[0, shown.query])} nats. Score variance "
+            f"{shown.fmt(diagnostics.entropy[0, shown.query])} nats. All the scores: variance "
             f"{shown.fmt(diagnostics.scaled_score_variance)}."
         )
 
 
-SHORT_TITLES = {
-    "neg_inf": "−∞, then softmax",
-    "zero_renorm": "softmax, zero, renormalise",
-    "zero_scores": "scores × mask (pitfall)",
-    "zero_no_renorm": "softmax, zero (pitfall)",
+# Page 5 names the sidebar's normalisation in its titles (a review found "−∞, then softmax"
+# above weights divided by the row sum).
+NORM_WORDS = {
+    "softmax": "softmax",
+    "naive_softmax": "naive softmax",
+    "sum": "row sum",
+    "none": "no normalisation",
 }
+
+
+def short_title(strategy: str, norm: str) -> str:
+    if strategy == "zero_scores":
+        return "scores × mask (pitfall)"  # before any normalisation: nothing to name
+    word = NORM_WORDS[norm]
+    if strategy == "neg_inf":
+        return "−∞, then " + word
+    return word + (", zero, renormalise" if strategy == "zero_renorm" else ", zero (pitfall)")
 
 
 def visible(shown: Shown, value: float) -> str:
@@ -341,8 +359,12 @@ def causal_page(shown: Shown) -> None:
     errors = [e.value for e in shown.at.error]
     for strategy in MASK_STRATEGIES:
         trace = shown.run(mask="causal", mask_strategy=strategy, dropout=0.0)
-        shown.heatmap(SHORT_TITLES[strategy], trace.weights_after_dropout[0])
+        shown.heatmap(short_title(strategy, settings["norm"]), trace.weights_after_dropout[0])
         verdict = judge_mask(trace)
+        if verdict.fault == "row_sum":
+            sums = trace.weights[0].sum(dim=-1)[trace.allowed.any(dim=-1)]
+            worst = sums[(sums - 1).abs().argmax()]
+            assert f"wrong: a row sums to {shown.fmt(worst)} instead of 1" in errors, errors
         if verdict.fault == "leak":
             leak = visible(shown, verdict.leaked)
             assert f"wrong: a future token gets weight {leak}" in errors, errors
@@ -379,6 +401,18 @@ def dropout_page(shown: Shown) -> None:
     shown.weights(f"training, p = {p:g} (✕ = dropped)", train)
     sums = ", ".join(shown.fmt(v) for v in train.diagnostics.row_sums_after_dropout[0].tolist())
     assert _captions(shown, "Row sums in training")[0].endswith(f"Row sums in training: {sums}.")
+    if not settings["present"]:  # the sentence under it follows the numbers (a review: it said
+        row_sums = train.diagnostics.row_sums_after_dropout[0]  # "lose most of their weight")
+        row_sums = row_sums[row_sums.isfinite()]  # not a 0/0 row's
+        span = ""
+        if len(row_sums):
+            span = f" (here from {shown.fmt(row_sums.min())} to {shown.fmt(row_sums.max())})"
+        said = [m.value for m in shown.at.markdown if "no longer sum to 1" in m.value]
+        assert said == [
+            f"After dropout the rows no longer sum to 1{span}: the "
+            "dropped weights are gone and the kept ones are multiplied by "
+            f"{shown.fmt(train.dropout_factor)}. That is expected; it is noise for training only."
+        ], said
     average, gap = dropout_average(train.weights, p, settings["samples"], settings["dropout_seed"])
     assert [m.value for m in shown.at.metric] == [shown.fmt(gap)]
     samples = settings["samples"]

@@ -25,6 +25,7 @@ from tests.ui.apptest import (
     records,
     reopen_from_link,
     shared_link,
+    title_of,
     url_params,
     url_settings,
     vega_specs,
@@ -573,3 +574,32 @@ def test_a_layer_or_head_beyond_the_model_is_named_and_the_models_last_one_used(
     at.selectbox(key="layer").set_value(1).run()  # said once; the next change is quiet
     assert not [n for n in notices(at) if "choices are" in n]
     assert (url_settings(at)["layer"], url_settings(at)["model_head"]) == (1, 4)
+
+
+def test_page_5_names_the_normalisation_the_sidebar_chose():
+    # A review: with "divide by the row sum" chosen, the charts were titled "−∞, then softmax"
+    # and the caption explained a softmax; the row-sum fault read "sums to 1 ± 0.8449".
+    at = open_page("5_Causal_mask", {"preset": "montreal", "norm": "sum"})
+    assert_clean(at)
+    check_numbers(at)  # the oracle reads each chart under the row sum's title
+    titles = [title_of(spec) for spec in vega_specs(at)]
+    assert "−∞, then row sum" in titles and "row sum, zero (pitfall)" in titles, titles
+    assert not [t for t in titles if "softmax" in t], titles
+    caption = [c.value for c in at.caption if "give the same weights" in c.value]
+    assert caption and "the whole row's sum" in caption[0] and "softmax" not in caption[0]
+    at = open_page("5_Causal_mask", {})
+    check_numbers(at)
+    row_sum = [e.value for e in at.error if "a row sums to" in e.value]
+    assert row_sum and row_sum[0].endswith("instead of 1") and "±" not in row_sum[0], row_sum
+    assert "−∞, then softmax" in [title_of(spec) for spec in vega_specs(at)]
+
+
+@pytest.mark.parametrize("scale", ["1", "30"])
+def test_page_2_says_which_tables_its_factor_multiplies(scale):
+    # A review: at ×30 section 2 showed one-hot weights while sections 1, 3 and 4 kept the
+    # plain embeddings, with nothing saying so.
+    at = open_page("2_Simplified_attention", {"input_scale": scale})
+    assert_clean(at)
+    check_numbers(at)  # the caption is there exactly when the factor is not 1
+    said = [c.value for c in at.caption if "Only these three tables" in c.value]
+    assert len(said) == (scale != "1")
