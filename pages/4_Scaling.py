@@ -96,6 +96,7 @@ if at:
                 for s in ("none", "d", "sqrt_d")
             ],
             labelled_rows=False,
+            words=[4],
         )
     )
 views.predict(

@@ -25,19 +25,19 @@ def markdown_table(
     *,
     labelled_rows: bool = True,
     labelled_columns: bool = False,
+    words: Sequence[int] = (),
 ) -> str:
     """A Markdown table whose first column names each row with a token label (escaped).
 
     The other cells and the header are the app's own text, except that with
     ``labelled_columns`` the header's columns are token labels too (escaped), and without
-    ``labelled_rows`` the first column is the app's own text as well.
+    ``labelled_rows`` the first column is the app's own text as well. The first column and the
+    columns numbered in ``words`` (sentences, not numbers) are aligned left, the numbers right.
     """
     first = _label if labelled_rows else _own
     head = [_own(header[0]), *(_label(h) if labelled_columns else _own(h) for h in header[1:])]
-    lines = [
-        "| " + " | ".join(head) + " |",
-        "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|",
-    ]
+    align = [":---" if i == 0 or i in words else "---:" for i in range(len(header))]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
     for row in rows:
         lines.append("| " + " | ".join([first(row[0]), *(_own(c) for c in row[1:])]) + " |")
     return "\n".join(lines)

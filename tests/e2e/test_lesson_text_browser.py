@@ -94,3 +94,30 @@ def test_page_6_states_the_row_sums_it_shows(server, page):
         low, high, factor = (float(v) for v in re.findall(NUMBER, sentence)[:3])
         assert (low, high) == (pytest.approx(min(printed)), pytest.approx(max(printed)))
         assert factor == pytest.approx(1 / (1 - p), abs=1e-4)
+
+
+EFFECT_ALIGN_JS = """() => {
+  for (const table of document.querySelectorAll('table')) {
+    const heads = [...table.querySelectorAll('th')].map(th => th.innerText.trim());
+    const at = heads.indexOf('effect');
+    if (at < 0) continue;
+    return [...table.querySelectorAll('tr')].map(tr => {
+      const cell = tr.children[at];
+      return [cell.innerText.trim(), getComputedStyle(cell).textAlign];
+    });
+  }
+  return null;
+}"""
+
+
+def test_page_4_words_its_variance_and_aligns_its_sentences_left(server, page):
+    screen.open_page(page, expected.link(server, "Scaling"))
+    settings = expected.settings_of(page.url)
+    trace = expected.trace_of(settings, scaling="sqrt_d")
+    variance = format_number(trace.diagnostics.scaled_score_variance, settings["decimals"])
+    said = [c for c in captions(page) if "All the scores: variance" in c]
+    assert said and said[-1].endswith(f"All the scores: variance {variance}."), said
+    cells = page.evaluate(EFFECT_ALIGN_JS)
+    assert cells is not None and len(cells) == 4, cells  # the header and three rows
+    assert cells[1][0] == "scores too large: the softmax saturates"
+    assert {align for _, align in cells} == {"left"}, cells

@@ -122,6 +122,16 @@ def test_markdown_tables_keep_every_label_in_its_own_cell_as_text(labels, column
         assert text[1:width] == [safe.shorten(label, 40) for label in labels]
 
 
+def test_a_table_aligns_its_words_left_and_its_numbers_right():
+    # A review: page 4's "effect" column of sentences was right-aligned like the numbers.
+    table = tables.markdown_table(
+        ["scale", "variance", "effect"], [["none", "0.5", "too large"]], words=[2]
+    )
+    rendered = MARKDOWN.render(table)
+    aligns = re.findall(r'<th style="text-align:(\w+)"', rendered)
+    assert aligns == ["left", "right", "left"], rendered
+
+
 @pytest.mark.parametrize(
     ("stops", "domain"),
     [
