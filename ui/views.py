@@ -23,6 +23,11 @@ SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
 CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pixels)
 
 
+# The lessons cite the notebooks the app grew from as "seed 000" to "seed 004" (a review: a
+# learner cannot know what they are).
+SEEDS_NOTE = "“Seed 000” to “seed 004” name the five notebooks these lessons were written from."
+
+
 def show_header(
     page: Page,
     title: str,
@@ -47,6 +52,8 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     uses = f"Uses {page.info.uses}."
     if page.info.ignores:
         uses += f" Ignores {page.info.ignores}."
+    if title[:1].isdigit():  # a lesson: its text cites the notebooks by number
+        uses += f" {SEEDS_NOTE}"
     st.caption(uses)
     slot = st.container()
     if intro and not page.present:

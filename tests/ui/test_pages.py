@@ -603,3 +603,12 @@ def test_page_2_says_which_tables_its_factor_multiplies(scale):
     check_numbers(at)  # the caption is there exactly when the factor is not 1
     said = [c.value for c in at.caption if "Only these three tables" in c.value]
     assert len(said) == (scale != "1")
+
+
+@pytest.mark.parametrize(("key", "lesson"), [("1_Embeddings", True), (HOME, False)])
+def test_a_lesson_says_what_its_seeds_are(key, lesson):
+    # A review: pages 1 and 5 cite "seed 001" and "Seed 002" without saying what they are.
+    at = open_page(key)
+    header = at.caption[0].value
+    assert header.startswith("Uses ")
+    assert header.endswith("name the five notebooks these lessons were written from.") == lesson
