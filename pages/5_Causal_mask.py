@@ -5,6 +5,7 @@ import zlib
 import pandas as pd
 import streamlit as st
 
+from attention_core.formatting import format_number
 from attention_core.lessons import max_difference, no_peeking
 from attention_core.masks import judge_mask
 from attention_core.params import MASK_STRATEGIES, PARAMS
@@ -31,6 +32,15 @@ def short_titles(norm: str) -> dict[str, str]:
         "zero_scores": "scores × mask (pitfall)",
         "zero_no_renorm": f"{word}, zero (pitfall)",
     }
+
+
+def row_sum_text(total: float, decimals: int) -> str:
+    """A wrong row sum as printed, with more decimals where the page's would print 1."""
+    for places in range(decimals, 10):
+        text = format_number(total, places)
+        if text != format_number(1.0, places):
+            return text
+    return text
 
 
 page = run_order.setup(__file__)
@@ -70,7 +80,8 @@ for holder, trace in zip(holders, causal.values(), strict=True):
             )
         elif verdict.fault == "row_sum":
             st.error(
-                f"wrong: a row sums to {page.number(verdict.worst_row_sum)} instead of 1",
+                f"wrong: a row sums to {row_sum_text(verdict.worst_row_sum, page.decimals)} "
+                "instead of 1",
                 icon=":material/cancel:",
             )
         else:  # rows sum to 1 only because negative weights cancel positive ones

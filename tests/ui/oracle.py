@@ -363,8 +363,12 @@ def causal_page(shown: Shown) -> None:
         verdict = judge_mask(trace)
         if verdict.fault == "row_sum":
             sums = trace.weights[0].sum(dim=-1)[trace.allowed.any(dim=-1)]
-            worst = sums[(sums - 1).abs().argmax()]
-            assert f"wrong: a row sums to {shown.fmt(worst)} instead of 1" in errors, errors
+            worst = float(sums[(sums - 1).abs().argmax()])
+            places = next(  # never printed as 1: as many decimals as tell it from 1
+                (d for d in range(shown.decimals, 10) if round(worst, d) != 1), 9
+            )
+            text = format_number(worst, places)
+            assert f"wrong: a row sums to {text} instead of 1" in errors, errors
         if verdict.fault == "leak":
             leak = visible(shown, verdict.leaked)
             assert f"wrong: a future token gets weight {leak}" in errors, errors

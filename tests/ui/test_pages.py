@@ -612,3 +612,13 @@ def test_a_lesson_says_what_its_seeds_are(key, lesson):
     header = at.caption[0].value
     assert header.startswith("Uses ")
     assert header.endswith("name the five notebooks these lessons were written from.") == lesson
+
+
+def test_a_wrong_row_sum_is_never_printed_as_1():
+    # Row a's scores are 9 and 0: zeroing b's weight without renormalising leaves 0.99988,
+    # which one decimal prints as "1.0"; the card takes the decimals that tell it from 1.
+    link = {"x": "3,0;0,0", "tokens": "a,b", "init": "identity", "scaling": "none"}
+    at = open_page("5_Causal_mask", {**link, "decimals": "1"})
+    assert_clean(at)
+    check_numbers(at)
+    assert "wrong: a row sums to 0.9999 instead of 1" in [e.value for e in at.error]
