@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 import torch
 
+from tests import budget  # noqa: F401  (loads the Hypothesis profile named by TESTS_PROFILE)
+
 # Read by huggingface_hub when it is first imported: set before anything imports it.
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -53,3 +55,16 @@ def tiny_model(tmp_path_factory) -> Path:
     folder = build_tiny_model(tmp_path_factory.mktemp("tiny-bert"))
     os.environ["ATTENTION_MODEL"] = str(folder)
     return folder
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """Workers for ``-n auto``: ``TESTS_WORKERS``, or twice the cores.
+
+    A browser test spends most of its time waiting for a page (measured: 40 % of one core for
+    the whole of a browser test file, its server and Chromium included), so two workers per
+    core keep both cores busy; the AppTest and core tests lose nothing by it.
+    """
+    wanted = os.environ.get("TESTS_WORKERS", "").strip()
+    if wanted:
+        return int(wanted)
+    return 2 * (os.cpu_count() or 1)

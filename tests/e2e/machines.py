@@ -5,6 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
+from tests.budget import examples
+
 VIEWPORT = {"width": 1280, "height": 720}
 
 
@@ -30,7 +32,7 @@ def run(machine: type[LearnerMachine], server: str, browser, steps: int) -> None
     run_state_machine_as_test(
         machine,
         settings=settings(
-            max_examples=3,
+            max_examples=examples(default=2, thorough=3),
             stateful_step_count=steps,
             deadline=None,
             suppress_health_check=list(HealthCheck),

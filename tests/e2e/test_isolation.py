@@ -7,9 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from attention_core import AttentionConfig, preset_embeddings, run_attention
+from tests.budget import ALONE
 from tests.e2e.agent_client import context_vector, interact
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(ALONE)]
 SESSIONS = 8
 CHANGES = 5
 

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from attention_core import run_attention
+from tests.budget import ALONE
 from tests.e2e.processes import descendants, free_ports, processes, worker_pid
 from tests.e2e.screen import (
     shown_context_vector,
@@ -34,7 +35,7 @@ from tests.e2e.screen import (
     wait_idle,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(ALONE)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = ROOT / "deploy" / "serve.sh"

@@ -24,6 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from attention_core.embeddings import preset_embeddings
 from attention_core.params import MAX_TOKENS, PARAMS
 from attention_core.settings import Settings
+from tests.budget import examples
 from tests.ui.apptest import (
     HOME,
     PAGES,
@@ -322,7 +323,7 @@ class LearnerSession(RuleBasedStateMachine):
 
 
 LearnerSession.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=examples(default=20, thorough=60),
     stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attention_core.params import MASK_STRATEGIES, PARAMS
+from tests.budget import examples
 from tests.ui.apptest import PAGES, assert_clean, notices, open_page
 from tests.ui.oracle import check_numbers
 from tests.ui.strategies import LABELS, legal_heads, legal_links, matrix_text, pin_of
@@ -118,7 +119,7 @@ def test_every_grid_setting_works_on_every_page(page):
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(default=80, thorough=300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
