@@ -18,32 +18,47 @@ MAIN = '[data-testid="stMain"]'
 LINK_CODE = f'{SIDEBAR} [data-testid="stCode"]'  # "Link to this view": drawn last on every page
 CHART = '[data-testid="stVegaLiteChart"]'
 ALERT = '[data-testid="stAlert"]'
-# Charts whose SVG is not drawn yet (Vega draws after the element arrives).
-_CHARTS_PENDING_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-  .some(c => !c.querySelector('svg text'))"""
+# One look at the page: is a run requested, running or disconnected; is an element stale or a
+# chart not drawn yet (Vega draws after its element arrives); how many elements are there.
+# Streamlit's app root carries the script's run state and the connection's state as
+# attributes (its own end-to-end tests wait on them): "rerunRequested" is set in the same
+# frame as the widget's change is sent, unlike the status widget, which appears after a delay.
+_PAGE_STATE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return {
+    run: app ? app.getAttribute('data-test-script-state') : 'initial',
+    connection: app ? app.getAttribute('data-test-connection-state') : null,
+    stale: document.querySelector('[data-stale="true"]') !== null,
+    drawing: [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+      .some(c => !c.querySelector('svg text')),
+    count: document.querySelectorAll('[data-testid="stElementContainer"]').length,
+  };
+}"""
+# How long the page must stay still once nothing runs. It covers a slider's commit, which
+# Streamlit sends 200 ms after the last key press, and Vega's drawing of a changed chart.
+QUIET = 0.4
 # Elements that user text must never create (issue 12).
 MARKUP = "a, img, h1, h2, h3, h4, h5, h6, script, iframe, object, embed"
 
 
 def wait_idle(page, timeout: float = 60.0) -> None:
-    """Wait until no script run is in progress, the page stopped growing and every chart is
-    drawn (Vega draws after its element arrives, and its code loads on first use)."""
+    """Wait until no script run is requested or in progress, the connection is up, the page
+    stopped growing and every chart is drawn, for ``QUIET`` seconds in a row."""
     page.wait_for_selector("h1", timeout=timeout * 1000)
     deadline = time.monotonic() + timeout
-    quiet_since, last_count = None, -1
+    quiet_since, last_count, state = None, -1, {}
     while time.monotonic() < deadline:
-        busy = page.locator('[data-testid="stStatusWidget"]').count() > 0
-        stale = page.locator('[data-stale="true"]').count() > 0
-        drawing = page.evaluate(_CHARTS_PENDING_JS)
-        count = page.locator('[data-testid="stElementContainer"]').count()
-        if busy or stale or drawing or count != last_count:
-            quiet_since, last_count = None, count
+        state = page.evaluate(_PAGE_STATE_JS)
+        busy = state["run"] != "notRunning" or state["connection"] != "CONNECTED"
+        if busy or state["stale"] or state["drawing"] or state["count"] != last_count:
+            quiet_since, last_count = None, state["count"]
         elif quiet_since is None:
             quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since > 0.6:
+        elif time.monotonic() - quiet_since >= QUIET:
             return
         time.sleep(0.1)
-    raise TimeoutError("the app did not become idle")
+    shown = page.evaluate("() => [document.title, document.body.innerText.slice(0, 200)]")
+    raise TimeoutError(f"the app did not become idle at {page.url}: {state}, showing {shown}")
 
 
 def wait_ready(page, timeout: float = 90.0) -> None:
@@ -78,7 +93,7 @@ def wait_for(
     deadline = time.monotonic() + timeout
     value = read(page)
     while not done(value) and time.monotonic() < deadline:
-        time.sleep(0.2)
+        time.sleep(0.05)
         value = read(page)
     return value
 

@@ -92,6 +92,10 @@ def as_katex_draws(text: str) -> str:
     return without_space("".join(KATEX_DRAWS.get(ch, ch) for ch in decomposed))
 
 
+KATEX_DRAWN_JS = """count => [...Array(count).keys()].every(
+    i => document.querySelector(`.st-key-tex${i} :is(.katex-html, .katex-error)`) !== null)"""
+
+
 class Echo:
     """The echo app in one browser page; ``show`` renders texts and reads them back."""
 
@@ -106,6 +110,11 @@ class Echo:
         read_run = lambda page: page.locator(".st-key-run").inner_text().strip()  # noqa: E731
         self.page.wait_for_selector(".st-key-run", timeout=60_000)
         assert screen.wait_for(self.page, read_run, lambda r: r == str(self.run)) == str(self.run)
+        # KaTeX's code loads on first use and draws after the run: wait for every formula.
+        drawn = screen.wait_for(
+            self.page, lambda page: page.evaluate(KATEX_DRAWN_JS, len(texts)), bool
+        )
+        assert drawn, "KaTeX did not draw every formula"
         return self.page.evaluate(
             """count => [...Array(count).keys()].map(i => [
                 document.querySelector(`.st-key-md${i} [data-testid="stMarkdownContainer"]`)

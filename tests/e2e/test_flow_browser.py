@@ -9,7 +9,7 @@ import pytest
 
 from attention_core.formatting import format_vector
 from tests.e2e import expected, learner, screen
-from tests.e2e.screen import wait_idle
+from tests.e2e.screen import wait_for, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +39,7 @@ def wait_for_stage(page, stage: int, timeout: float = 20.0) -> None:
         wait_idle(page)
         if url_stage(page) == stage and picture_stage(page) == stage:
             return
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"stage {url_stage(page)} / {picture_stage(page)}, wanted {stage}")
 
 
@@ -77,8 +77,7 @@ def test_the_presentation_mode_picture_and_the_last_stage(server, page):
     assert box is not None and box["x"] + box["width"] <= 1280  # not cut off at the right
     page.evaluate("document.activeElement?.blur()")
     page.keyboard.press("ArrowRight")  # nothing after the last stage
-    time.sleep(1.0)
-    wait_idle(page)
+    wait_idle(page)  # a run the key started would show within its quiet window
     assert url_stage(page) == picture_stage(page) == 9
 
 
@@ -153,13 +152,11 @@ def test_hovering_a_token_keeps_only_its_lines(server, page):
     box = label.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    time.sleep(0.5)
-    kept = visible_lines(page)
+    kept = wait_for(page, visible_lines, lambda lines: len(lines) == 6)
     assert len(kept) == 6  # journey's lines to the six keys
     assert len({round(o, 4) for o in kept}) > 1  # still drawn by weight
     page.mouse.move(5, 5)  # leaving the token shows every line again
-    time.sleep(0.5)
-    assert len(visible_lines(page)) == 36
+    assert len(wait_for(page, visible_lines, lambda lines: len(lines) == 36)) == 36
 
 
 def test_hovering_a_key_keeps_the_lines_into_it_and_masked_pairs_have_none(server, page):
@@ -171,8 +168,8 @@ def test_hovering_a_key_keeps_the_lines_into_it_and_masked_pairs_have_none(serve
     box = labels.last.bounding_box()  # the key column is drawn after the query column
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    time.sleep(0.5)
-    assert len(visible_lines(page)) == 1  # only "step" itself may attend to "step"
+    # only "step" itself may attend to "step"
+    assert len(wait_for(page, visible_lines, lambda lines: len(lines) == 1)) == 1
 
 
 def test_a_compare_link_shows_a_b_and_the_largest_change(server, page):

@@ -59,7 +59,8 @@ def assert_inert(page, requests: Requests, dialogs: list[str]) -> None:
 
 
 @pytest.mark.parametrize("path", PATHS.values(), ids=PATHS.keys())
-def test_a_hostile_link_is_shown_as_text_on_every_page(server, page, path):
+def test_a_hostile_link_is_shown_as_text_on_every_page(server, fresh_page, path):
+    page = fresh_page  # a first visit: every request of the page load is recorded
     requests, dialogs = watch(page, server)
     screen.open_page(page, expected.link(server, path, **HOSTILE_LINK))
     assert_inert(page, requests, dialogs)
@@ -80,7 +81,8 @@ def test_a_hostile_link_is_shown_as_text_on_every_page(server, page, path):
 
 
 @pytest.mark.parametrize("label", REFUSED_LABELS, ids=["bidi", "zero-width", "bell", "1000"])
-def test_a_refused_label_in_a_link_is_named_and_the_others_kept(server, page, label):
+def test_a_refused_label_in_a_link_is_named_and_the_others_kept(server, fresh_page, label):
+    page = fresh_page  # a first visit: every request of the page load is recorded
     requests, dialogs = watch(page, server)
     tokens = ["Your", "journey", label, "with", "one", "step"]
     screen.open_page(page, expected.link(server, "", tokens=",".join(tokens), seed="42"))
@@ -92,7 +94,8 @@ def test_a_refused_label_in_a_link_is_named_and_the_others_kept(server, page, la
     assert screen.summary_text(page) == expected.summary(settings)
 
 
-def test_hostile_labels_typed_into_the_grid(server, page):
+def test_hostile_labels_typed_into_the_grid(server, fresh_page):
+    page = fresh_page  # a first visit: every request of the page load is recorded
     requests, dialogs = watch(page, server)
     screen.open_page(page, server)
     tokens = ["Your", "journey", "starts", "with", "one", "step"]

@@ -122,8 +122,9 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
         # Copy the link to this view, and open it elsewhere.
         tab_to(page, lambda a: a["label"] == "Copy to clipboard", backwards=True)
         page.keyboard.press("Enter")
-        time.sleep(0.3)
-        link = page.evaluate("() => navigator.clipboard.readText()")
+        link = wait_for(
+            page, lambda p: p.evaluate("() => navigator.clipboard.readText()"), bool, timeout=5
+        )
         assert link.startswith(server) and "tokens=" in link
         other = context.new_page()
         other.goto(link)

@@ -91,7 +91,7 @@ class QuickPresses(machines.LearnerMachine):
             screen.wait_idle(self.page)
             if self._linked() == self._model():
                 return
-            time.sleep(0.2)
+            time.sleep(0.05)
 
     def _model(self) -> tuple[int, float, list[list[float]]]:
         return self.d_out, round(self.dropout_steps * DROPOUT.step, 2), self.rows
@@ -130,8 +130,7 @@ def test_quick_d_out_presses_with_heads_chosen_name_no_choice_never_made(server,
     for right, d_out, heads in ((False, 1, 1), (True, 4, 4)):
         presses(page, "d_out", 3, right)
         screen.wait_for(page, lambda p: expected.settings_of(p.url)["d_out"], d_out.__eq__)
-        screen.wait_idle(page)
-        time.sleep(0.5)
+        screen.wait_for(page, lambda p: expected.settings_of(p.url)["heads"], heads.__eq__)
         screen.wait_idle(page)
         settings = expected.settings_of(page.url)
         assert (settings["d_out"], settings["heads"]) == (d_out, heads)
