@@ -43,21 +43,19 @@ CASES = [
 # Violations raised by markup Streamlit itself renders, not by anything this app writes.
 STREAMLIT_OWN: dict[str, str] = {}
 
-_visits: dict[tuple[str, bool, int], Visit] = {}
+
+def _open(server, learners_browser, url: str, run_axe: bool) -> Visit:
+    """A visit in a new tab of the learner's browser (a new session; the scripts cached)."""
+    page = learners_browser.new_page()
+    try:
+        return visit(page, f"{server}/{url}", run_axe=run_axe)
+    finally:
+        page.close()
 
 
-def _visit(server, browser, name: str, present: bool, count: int) -> Visit:
-    key = (name, present, count)
-    if key not in _visits:
-        parts = (TOKENS[count], EXTRA.get(name, ""), "present=1" if present else "")
-        query = "&".join(q for q in parts if q)
-        context = browser.new_context(viewport={"width": 1280, "height": 720})
-        try:
-            page = context.new_page()
-            _visits[key] = visit(page, f"{server}/{name}?{query}", run_axe=AXE.exists())
-        finally:
-            context.close()
-    return _visits[key]
+def _case_url(name: str, present: bool, count: int) -> str:
+    parts = (TOKENS[count], EXTRA.get(name, ""), "present=1" if present else "")
+    return f"{name}?" + "&".join(q for q in parts if q)
 
 
 def _id(case: tuple[str, bool, int]) -> str:
@@ -65,11 +63,8 @@ def _id(case: tuple[str, bool, int]) -> str:
     return f"{name or 'Playground'}-{'present' if present else 'normal'}-{count}"
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
-def test_every_chart_fits_and_nothing_overlaps(server, browser, case):
-    found = _visit(server, browser, *case)
-    assert found.exceptions == 0
-    assert found.charts, "the page shows no chart"
+def layout_problems(found: Visit) -> list[str]:
+    """What is wider than its column, cut off or overlapping on a visited page."""
     problems = []
     for chart in found.charts:
         if too_wide(chart):
@@ -85,34 +80,46 @@ def test_every_chart_fits_and_nothing_overlaps(server, browser, case):
     problems += [f"formula {tex!r} is cut" for tex in cut_formulas(found.formulas)]
     problems += [f"table {head!r} is wider than its column" for head in found.wide_tables]
     problems += [f"metric label {label!r} is cut" for label in found.cut_labels]
-    assert problems == []
+    return problems
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c[0] == ""], ids=_id)
-def test_the_weights_heatmap_is_on_the_first_screen(server, browser, case):
-    found = _visit(server, browser, *case)
-    assert found.weights_box is not None
-    assert found.weights_box["y"] >= 0
-    assert found.weights_box["y"] + found.weights_box["height"] <= 720
+def first_screen_problems(found: Visit) -> list[str]:
+    """The Playground's weights heatmap must lie within the first 720 px."""
+    box = found.weights_box
+    if box is None:
+        return ["no weights heatmap"]
+    if box["y"] < 0 or box["y"] + box["height"] > 720:
+        return [f"the weights heatmap lies at {box['y']:.0f}..{box['y'] + box['height']:.0f} px"]
+    return []
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
-def test_axe_finds_no_violation_the_app_controls(server, browser, case):
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed: run `npm ci --prefix tests/e2e`")
-    found = _visit(server, browser, *case)
-    ours = [v for v in found.violations if v["id"] not in STREAMLIT_OWN]
-    assert ours == []
-
-
-@pytest.mark.parametrize("case", CASES, ids=_id)
-def test_chart_labels_contrast_with_the_page(server, browser, case):
+def contrast_problems(found: Visit, name: str) -> list[str]:
     """Found in Chromium: Streamlit's chart theme drew axis and legend text (the token names)
     in #808495, 3.7 : 1 on white; WCAG AA asks 4.5 : 1 (axe does not check SVG text)."""
-    found = _visit(server, browser, *case)
-    assert found.chart_text or case[0] == "Flow", "no chart text found"  # Flow: no axes
+    if not found.chart_text and name != "Flow":  # Flow: no axes
+        return ["no chart text found"]
     faint = {(text, fill) for text, fill in found.chart_text if contrast(fill, WHITE) < 4.5}
-    assert sorted(faint)[:5] == []
+    return [f"{text!r} in {fill} is under 4.5 : 1" for text, fill in sorted(faint)[:5]]
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_every_page_is_readable_and_accessible(server, learners_browser, case):
+    """One visit, every check of it: fits and nothing overlaps, the Playground's weights on
+    the first screen, axe-core's audit, and the charts' text contrast with the page."""
+    found = _open(server, learners_browser, _case_url(*case), run_axe=AXE.exists())
+    assert found.exceptions == 0
+    assert found.charts, "the page shows no chart"
+    problems = layout_problems(found) + contrast_problems(found, case[0])
+    if case[0] == "":
+        problems += first_screen_problems(found)
+    problems += [
+        f"axe: {v['id']} ({v['help']}) at {v['nodes']}"
+        for v in found.violations
+        if v["id"] not in STREAMLIT_OWN
+    ]
+    assert problems == []
+    if not AXE.exists():
+        pytest.skip("layout checked; axe-core is not installed: run `npm ci --prefix tests/e2e`")
 
 
 # Inputs at the pages' own limits, reported by a review: the charts ran past their column
@@ -157,12 +164,8 @@ LONG = {
 
 
 @pytest.mark.parametrize("name", sorted(LONG))
-def test_charts_fit_with_inputs_at_the_pages_limits(server, browser, name):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    try:
-        found = visit(context.new_page(), f"{server}/{LONG[name]}", run_axe=False)
-    finally:
-        context.close()
+def test_charts_fit_with_inputs_at_the_pages_limits(server, learners_browser, name):
+    found = _open(server, learners_browser, LONG[name], run_axe=False)
     assert found.exceptions == 0
     assert found.charts, "the page shows no chart"
     problems = [c["title"] for c in found.charts if too_wide(c) or clipped(c)]
