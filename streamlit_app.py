@@ -72,7 +72,6 @@ def show_views(page: Page) -> None:
     weights = views.weights_heatmap(page, trace, head)
     max_width = SIDE_WIDTH if beside else views.CONTENT_WIDTH
     lines_view.show_weights(page, trace, weights, frame, "hm_weights", max_width=max_width)
-    run_order.paint_first()  # the weights reach the screen before the rest of the views
     with status:
         views.show_status(page, announce=False)
         sentences.announce(page, trace, head)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,22 +245,6 @@ def _partial_run() -> bool:
     """True while only fragments rerun (not the whole page)."""
     ctx = get_script_run_ctx()
     return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
-# Streamlit's browser client draws the deltas that reach it together in one React pass over
-# the whole page, and Vega draws a chart's new numbers only after that pass. Sent with the
-# rest of the views, the weights wait for every element of the page to be drawn again; sent
-# a moment before the rest, they are drawn in a pass of their own. 5 ms was too short to part
-# the two passes; 15 ms parted them in every change measured (bench/RESULTS.md).
-FIRST_PAINT_PAUSE = 0.015  # seconds
-
-
-def paint_first() -> None:
-    """On a partial rerun, let the browser draw what the views sent so far (the chart the
-    learner watches) before the rest arrives. The pause holds this session's script thread
-    alone and uses no CPU; a whole run (a page opened) does not pause."""
-    if _partial_run():
-        time.sleep(FIRST_PAINT_PAUSE)
 
 
 def _again(info: nav.PageInfo) -> Page:

@@ -60,32 +60,3 @@ def test_the_mask_shows_the_padding_control_only_with_padding():
     after = settle(before.replace(mask="padding"))[0]
     assert "padding" not in controls.drawn(before, ["scores"])
     assert "padding" in controls.drawn(after, ["scores"])
-
-
-def test_the_views_pause_after_the_weights_only_in_a_partial_rerun(monkeypatch):
-    """``page.paint_first`` parts the weights from the rest of a partial rerun's views
-    (bench/RESULTS.md); a whole run (a page opened) must not wait."""
-    from ui import page
-
-    pauses: list[float] = []
-    monkeypatch.setattr(page.time, "sleep", pauses.append)
-    for partial in (False, True):
-        monkeypatch.setattr(page, "_partial_run", lambda partial=partial: partial)
-        page.paint_first()
-    assert pauses == [page.FIRST_PAINT_PAUSE]
-    assert 0 < page.FIRST_PAINT_PAUSE < 0.05  # a pause, not a wait a learner would see
-
-
-def test_the_playground_pauses_right_after_drawing_its_weights():
-    """The pause parts the weights from the rest only where it follows them directly."""
-    from pathlib import Path
-
-    app = Path(__file__).resolve().parents[2] / "streamlit_app.py"
-    lines = [
-        line.strip()
-        for line in app.read_text().splitlines()
-        if line.strip() and not line.strip().startswith("#")
-    ]
-    weights = next(i for i, line in enumerate(lines) if line.startswith("lines_view.show_weights("))
-    assert lines[weights + 1].startswith("run_order.paint_first()")
-    assert sum("paint_first()" in line for line in lines) == 1
