@@ -8,8 +8,6 @@ loses characters, so every edit goes through the editor.
 
 from __future__ import annotations
 
-import time
-
 from tests.e2e import screen
 
 GRID = '[data-testid="stDataFrame"]'
@@ -39,7 +37,7 @@ def arrow_to_cell(page, column: int, row: int, limit: int = 20) -> None:
     """
     seen = []
     for _ in range(limit):
-        time.sleep(0.3)  # keys pressed faster than this right after focus are all lost
+        page.wait_for_timeout(300)  # keys pressed faster than this right after focus are lost
         chosen = page.evaluate(CHOSEN_CELL_JS)
         seen.append(chosen)
         if chosen.startswith("glide-cell-"):
@@ -67,7 +65,7 @@ def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> Non
     table.scroll_into_view_if_needed()
     box = table.bounding_box()
     page.mouse.click(box["x"] + left, box["y"] + HEADER_HEIGHT + 17)
-    time.sleep(0.3)  # the grid takes the focus on the next frame
+    page.wait_for_timeout(300)  # the grid takes the focus on the next frame
     for _ in range(row):
         page.keyboard.press("ArrowDown")
     for _ in range(column):
@@ -112,7 +110,7 @@ def delete_row(page, row: int) -> None:
     table.scroll_into_view_if_needed()
     box = table.bounding_box()
     page.mouse.click(box["x"] + 15, box["y"] + HEADER_HEIGHT * (row + 1) + 17)
-    time.sleep(0.3)
+    page.wait_for_timeout(300)  # the row's marker is ticked on the next frame
     page.keyboard.press("Delete")
 
 

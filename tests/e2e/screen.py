@@ -56,7 +56,7 @@ def wait_idle(page, timeout: float = 60.0) -> None:
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= QUIET:
             return
-        time.sleep(0.1)
+        page.wait_for_timeout(100)
     shown = page.evaluate("() => [document.title, document.body.innerText.slice(0, 200)]")
     raise TimeoutError(f"the app did not become idle at {page.url}: {state}, showing {shown}")
 
@@ -93,7 +93,9 @@ def wait_for(
     deadline = time.monotonic() + timeout
     value = read(page)
     while not done(value) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        # Not time.sleep: Playwright's sync API handles the page's events (a new URL, so
+        # page.url) only while one of its calls runs; a sleeping loop read a stale URL.
+        page.wait_for_timeout(50)
         value = read(page)
     return value
 

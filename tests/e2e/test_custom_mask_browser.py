@@ -43,7 +43,7 @@ def wait_for_cells(page, want: dict[str, str], timeout: float = 20.0) -> dict[st
         shown = screen.heatmap(page, "your mask")
         if shown == want:
             break
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
     return shown
 
 

@@ -39,7 +39,7 @@ def wait_for_stage(page, stage: int, timeout: float = 20.0) -> None:
         wait_idle(page)
         if url_stage(page) == stage and picture_stage(page) == stage:
             return
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
     raise AssertionError(f"stage {url_stage(page)} / {picture_stage(page)}, wanted {stage}")
 
 

@@ -6,7 +6,6 @@ now carries, so a step that silently did nothing, or did something else, fails.
 
 from __future__ import annotations
 
-import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -103,7 +102,7 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
         # Delete a token: select its row, Shift+Space, Delete.
         tab_to(page, lambda a: a["tag"] == "CANVAS", backwards=True)
         page.keyboard.press("ArrowDown")
-        time.sleep(0.2)
+        page.wait_for_timeout(200)  # the grid selects the row on the next frame
         page.keyboard.press("Shift+Space")
         page.keyboard.press("Delete")
         before = wait_for_change(page, before)

@@ -91,7 +91,7 @@ class QuickPresses(machines.LearnerMachine):
             screen.wait_idle(self.page)
             if self._linked() == self._model():
                 return
-            time.sleep(0.05)
+            self.page.wait_for_timeout(50)
 
     def _model(self) -> tuple[int, float, list[list[float]]]:
         return self.d_out, round(self.dropout_steps * DROPOUT.step, 2), self.rows

@@ -147,7 +147,7 @@ def answer_to_a_change(page, timeout: float = 45.0) -> list[float]:
         numbers = shown_context_vector(page)
         if numbers != before_numbers or slider_value(page, SLIDER) == before:
             return numbers
-        time.sleep(0.3)
+        page.wait_for_timeout(100)
     raise TimeoutError(f"no answer to a change within {timeout:.0f} s")
 
 
@@ -262,8 +262,13 @@ def lecture(browser, tmp_path_factory) -> Lecture:
         except subprocess.TimeoutExpired:
             stop_serve(process)
         lecture.stop_seconds = time.monotonic() - stopping
-        time.sleep(1)
         live = processes()
+        deadline = time.monotonic() + 10  # what serve.sh stopped may take a moment to exit
+        while time.monotonic() < deadline and any(
+            pid in live and live[pid][1] != "Z" for pid in lecture.started
+        ):
+            time.sleep(0.1)
+            live = processes()
         for learner in learners:  # shown with pytest -s
             print(
                 f"{learner.link}: on {learner.worker_cookie}, after the kill on "
