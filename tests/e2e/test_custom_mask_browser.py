@@ -55,6 +55,11 @@ def expected_cells(url: str, mask: list[list[bool]]) -> dict[str, str]:
     return expected.weight_cells(found, trace)
 
 
+def ticks(rows: list[list[str]]) -> list[list[bool]]:
+    """The ticked cells of the grid's rows (the first column holds the query's name)."""
+    return [[cell == "true" for cell in row[1:]] for row in rows]
+
+
 class TickingTheMask(machines.LearnerMachine):
     """Space on one cell after another; the model is the mask the learner has ticked."""
 
@@ -103,9 +108,11 @@ class TickingTheMask(machines.LearnerMachine):
         linked = settings_now["my_mask"]
         if linked is not None:  # nothing in the link while the grid is at its start
             assert [[bool(v) for v in row] for row in linked] == self.mask
-        rows = grid_rows(self.page)
+        # The grid draws its new ticks a moment after the weights (seen with four workers on
+        # two cores): wait for them; ticks that never follow still fail here.
+        rows = screen.wait_for(self.page, grid_rows, lambda found: ticks(found) == self.mask)
         assert [row[0] for row in rows] == [f"q{i + 1} {w}" for i, w in enumerate(LABELS)]
-        assert [[c == "true" for c in row[1:]] for row in rows] == self.mask
+        assert ticks(rows) == self.mask
 
     def teardown(self) -> None:
         try:
