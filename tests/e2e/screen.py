@@ -173,7 +173,7 @@ def heatmap(page, title: str, prefix: bool = False) -> dict[str, str]:
 
     Each cell's text mark carries its description ("journey, Your: 0.1500") as aria-label.
     """
-    cells = page.evaluate(
+    script = (
         """([sel, title, prefix]) => {"""
         + TITLE_OF
         + """
@@ -184,9 +184,12 @@ def heatmap(page, title: str, prefix: bool = False) -> dict[str, str]:
                     .map(e => e.getAttribute('aria-label'));
             }
             return null;
-        }""",
-        [CHART, title, prefix],
+        }"""
     )
+    # Vega replaces a chart's SVG when it redraws it: a read in between finds no such chart
+    # (seen once under load), so the read is repeated until the chart is there.
+    read = lambda p: p.evaluate(script, [CHART, title, prefix])  # noqa: E731
+    cells = wait_for(page, read, lambda found: found is not None, timeout=10)
     assert cells is not None, f"no chart titled {title!r} among {chart_titles(page)}"
     return dict(cell.rsplit(": ", 1) for cell in cells)
 
