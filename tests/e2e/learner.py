@@ -28,18 +28,23 @@ CHOSEN_CELL_JS = """() => {
 }"""
 
 
+def chosen_cell(page) -> str:
+    """The id of the cell the focused grid marks as chosen, "" when none is, or a sentence
+    saying where the focus is when it is outside every grid."""
+    return page.evaluate(CHOSEN_CELL_JS)
+
+
 def arrow_to_cell(page, column: int, row: int, limit: int = 20) -> None:
     """Press arrow keys until the focused grid's chosen cell is ``glide-cell-{column}-{row}``.
 
     Where the grid puts its cursor on entry is its own business (it has varied between runs),
     so each key is chosen from the cell the grid marks as selected, read back after every
-    press; focus itself may stay on the grid's canvas.
+    press; focus itself may stay on the grid's canvas. A key the grid missed (one pressed in
+    the frame it takes the focus) moves nothing, so it is pressed again.
     """
-    seen = []
+    seen = [screen.wait_for(page, chosen_cell, bool, timeout=2)]
     for _ in range(limit):
-        page.wait_for_timeout(300)  # keys pressed faster than this right after focus are lost
-        chosen = page.evaluate(CHOSEN_CELL_JS)
-        seen.append(chosen)
+        chosen = seen[-1]
         if chosen.startswith("glide-cell-"):
             at_column, at_row = (int(n) for n in chosen.split("-")[2:4])
             if (at_column, at_row) == (column, row):
@@ -52,6 +57,7 @@ def arrow_to_cell(page, column: int, row: int, limit: int = 20) -> None:
             break  # the keys would go somewhere else
         else:  # the grid has focus and no cell is chosen yet
             page.keyboard.press("ArrowDown")
+        seen.append(screen.wait_for(page, chosen_cell, lambda now: now != chosen, timeout=1))
     raise AssertionError(f"the arrow keys never reached cell {column}, {row}; saw {seen}")
 
 
@@ -62,10 +68,18 @@ def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> Non
     column is clicked (a grid of numbers only has narrower columns than the token labels).
     """
     table = page.locator(GRID).nth(nth)
-    table.scroll_into_view_if_needed()
-    box = table.bounding_box()
-    page.mouse.click(box["x"] + left, box["y"] + HEADER_HEIGHT + 17)
-    page.wait_for_timeout(300)  # the grid takes the focus on the next frame
+    chosen = ""
+    for _ in range(3):  # right after a rerun the grid may miss a click: click again
+        table.scroll_into_view_if_needed()
+        box = table.bounding_box()
+        page.mouse.click(box["x"] + left, box["y"] + HEADER_HEIGHT + 17)
+        # The grid takes the focus and chooses the cell a frame or two later; arrows
+        # pressed before that are lost.
+        chosen = screen.wait_for(page, chosen_cell, lambda c: c.startswith("glide-cell-"), 3)
+        if chosen.startswith("glide-cell-"):
+            break
+    else:
+        raise AssertionError(f"three clicks on grid {nth} chose no cell: {chosen!r}")
     for _ in range(row):
         page.keyboard.press("ArrowDown")
     for _ in range(column):
@@ -107,10 +121,17 @@ def add_row(page) -> None:
 def delete_row(page, row: int) -> None:
     """Tick the row's marker (left of the label), then press Delete."""
     table = grid(page)
-    table.scroll_into_view_if_needed()
-    box = table.bounding_box()
-    page.mouse.click(box["x"] + 15, box["y"] + HEADER_HEIGHT * (row + 1) + 17)
-    page.wait_for_timeout(300)  # the row's marker is ticked on the next frame
+    # The marker is ticked a frame or two later (the header is aria row 1, so data row
+    # ``row`` is row ``row + 2``); Delete pressed before that deletes nothing.
+    ticked = page.locator(f'{GRID} tr[aria-selected="true"][aria-rowindex="{row + 2}"]')
+    for _ in range(3):  # right after a rerun the grid may miss a click: click again
+        table.scroll_into_view_if_needed()
+        box = table.bounding_box()
+        page.mouse.click(box["x"] + 15, box["y"] + HEADER_HEIGHT * (row + 1) + 17)
+        if screen.wait_for(page, lambda p: ticked.count(), bool, timeout=3):
+            break
+    else:
+        raise AssertionError(f"three clicks on row {row}'s marker did not tick it")
     page.keyboard.press("Delete")
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from attention_core import run_attention
 from attention_core.settings import read_params
-from tests.e2e.learner import arrow_to_cell
+from tests.e2e.learner import arrow_to_cell, chosen_cell
 from tests.e2e.screen import (
     open_page,
     shown_context_vector,
@@ -101,8 +101,10 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
 
         # Delete a token: select its row, Shift+Space, Delete.
         tab_to(page, lambda a: a["tag"] == "CANVAS", backwards=True)
+        chosen = chosen_cell(page)
         page.keyboard.press("ArrowDown")
-        page.wait_for_timeout(200)  # the grid selects the row on the next frame
+        # The grid chooses the cell a frame later; Shift+Space before that selects no row.
+        assert wait_for(page, chosen_cell, lambda now: now != chosen, timeout=5) != chosen
         page.keyboard.press("Shift+Space")
         page.keyboard.press("Delete")
         before = wait_for_change(page, before)
