@@ -4,27 +4,28 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from attention_core.params import PARAMS
-from ui import charts, controls, lines_view, panels, sections, sentences, views
-from ui import page as run_order
-from ui.matrix_editor import show_glove_import, show_matrix_editor
-from ui.page import Page
+from attention_core.knobs.table import PARAMS
+from ui.blocks import focus_panel, heatmaps, page_frame, panels, sentences, weights_view
+from ui.blocks.matrix_editor import show_glove_import, show_matrix_editor
+from ui.session import controls, kept_widgets, run_order
+from ui.session.run_order import Page
+from ui.specs import heatmap_chart
 
-SIDE_WIDTH = int(views.CONTENT_WIDTH * 0.58)
+SIDE_WIDTH = int(heatmaps.CONTENT_WIDTH * 0.58)
 
 
 def side_by_side(page: Page) -> bool:
     """The editor beside the weights: a narrow matrix, and weights that fit the column."""
-    weights = views.weights_heatmap(page, page.trace, page.head())
+    weights = heatmaps.weights_heatmap(page, page.trace, page.head())
     return (
         page.settings.d_in <= 4
         and not page.present
-        and charts.fits(weights, decimals=page.decimals, present=False, max_width=SIDE_WIDTH)
+        and heatmap_chart.fits(weights, decimals=page.decimals, present=False, max_width=SIDE_WIDTH)
     )
 
 
 page = run_order.setup(__file__)
-status = views.show_title(
+status = page_frame.show_title(
     page,
     "Self-attention playground",
     "Each row of the matrix is one token's embedding. Edit a number, rename or add a token, "
@@ -32,7 +33,7 @@ status = views.show_title(
     "recomputed at once, and every page shares these settings.",
 )
 # The editor is drawn once per page run; everything that moves with the settings is drawn by
-# show_views, which a change reruns alone (ui.page.views).
+# show_views, which a change reruns alone (ui.session.run_order.views).
 beside = side_by_side(page)
 if beside:
     left, top = st.columns([0.42, 0.58], gap="medium")
@@ -46,7 +47,7 @@ else:
         show_matrix_editor(page)
     show_glove_import(page)
 with top:
-    frame = lines_view.weights_frame(page, "hm_weights")
+    frame = weights_view.weights_frame(page, "hm_weights")
 summary = st.container(key="result_summary")
 # The tabs are drawn once per page run too: a change redraws only the open one (choosing
 # another tab reruns the whole page, which builds that one).
@@ -57,9 +58,9 @@ with tabs[open_tab]:
     panel_slot, rows = st.container(), None
     if panel == "steps":
         label = "Every number of this row"
-        with sections.section(label, "focus_rows") as section:
+        with kept_widgets.section(label, "focus_rows") as section:
             rows = section if section.open else None
-link = views.link_slot()
+link = page_frame.link_slot()
 
 
 def show_views(page: Page) -> None:
@@ -68,12 +69,12 @@ def show_views(page: Page) -> None:
         st.rerun()  # the weights move beside or under the editor: the whole page
     trace = page.trace
     with frame.chart:  # written on every run: the head's choice has no slot of its own
-        head = views.head_choice(page)
-    weights = views.weights_heatmap(page, trace, head)
-    max_width = SIDE_WIDTH if beside else views.CONTENT_WIDTH
-    lines_view.show_weights(page, trace, weights, frame, "hm_weights", max_width=max_width)
+        head = focus_panel.head_choice(page)
+    weights = heatmaps.weights_heatmap(page, trace, head)
+    max_width = SIDE_WIDTH if beside else heatmaps.CONTENT_WIDTH
+    weights_view.show_weights(page, trace, weights, frame, "hm_weights", max_width=max_width)
     with status:
-        views.show_status(page, announce=False)
+        page_frame.show_status(page, announce=False)
         sentences.announce(page, trace, head)
     with summary:
         st.markdown(sentences.summary(page, trace, head))
@@ -81,31 +82,31 @@ def show_views(page: Page) -> None:
         PANELS[panel](page, head)
     if rows is not None:
         with rows:
-            st.markdown(views.focus_rows(page, trace, head))
-    views.finish(page, link)
+            st.markdown(focus_panel.focus_rows(page, trace, head))
+    page_frame.finish(page, link)
 
 
 def show_scores(page: Page, head: int) -> None:
     """The scores beside the context vectors."""
     trace = page.trace
-    context = views.vectors_heatmap(
+    context = heatmaps.vectors_heatmap(
         page,
         trace.output,
         "z",
         "context vectors",
         f"Context vectors: {trace.num_tokens} tokens × {trace.output.shape[1]} numbers.",
     )
-    views.show_side_by_side(
-        page, [(views.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]
+    heatmaps.show_side_by_side(
+        page, [(heatmaps.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]
     )
 
 
 # The open panel (the others are not built), by its choice in the parameter table; the
 # steps' "Every number of this row" is drawn by show_views.
 PANELS: dict[str, Callable[[Page, int], None]] = {
-    "steps": lambda page, head: views.show_focus(page, page.trace, head, with_summary=False),
+    "steps": lambda page, head: focus_panel.show_focus(page, page.trace, head, with_summary=False),
     "scores": show_scores,
-    "qkv": lambda page, head: views.show_qkv(page, page.trace),
+    "qkv": lambda page, head: focus_panel.show_qkv(page, page.trace),
     "checks": lambda page, head: panels.show_diagnostics(page, page.trace, head),
     "code": lambda page, head: panels.show_code_export(page, page.trace, folded=False),
 }

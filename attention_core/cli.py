@@ -18,9 +18,11 @@ from attention_core.embeddings import display_labels
 from attention_core.errors import AttentionInputError
 from attention_core.explain import context_terms, score_terms
 from attention_core.formatting import format_number
-from attention_core.params import PARAMS, Param
+from attention_core.knobs.links import read_params
+from attention_core.knobs.param import Param
+from attention_core.knobs.settings import Settings
+from attention_core.knobs.table import PARAMS
 from attention_core.pipeline import run_attention
-from attention_core.settings import Settings, read_params
 from attention_core.trace import AttentionTrace
 
 FLAGS = tuple(

@@ -9,8 +9,9 @@ from urllib.parse import parse_qs, urlencode
 import torch
 
 from attention_core.errors import AttentionInputError
-from attention_core.params import PARAMS
-from attention_core.settings import Settings, default_settings, link_params, read_params
+from attention_core.knobs.links import link_params, read_params
+from attention_core.knobs.settings import Settings, default_settings
+from attention_core.knobs.table import PARAMS
 from attention_core.trace import AttentionTrace
 
 PIN_SCOPES = ("input", "config")  # what A fixes; the view (focused token, decimals) is shared

@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from attention_core.errors import AttentionInputError
-from attention_core.params import CONFIG_PARAMS, DEFAULTS, PARAMS
+from attention_core.knobs.table import CONFIG_PARAMS, DEFAULTS, PARAMS
 
 CUSTOM_WEIGHT_LIMIT = 100.0
 
@@ -18,7 +18,7 @@ BoolMatrix = tuple[tuple[bool, ...], ...]
 class AttentionConfig:
     """Every knob of one attention run; validates itself on construction.
 
-    Defaults, limits and choices come from the parameter table (:mod:`attention_core.params`).
+    Defaults, limits and choices come from the parameter table (:mod:`attention_core.knobs.table`).
     The defaults reproduce the book's chapter 3 (seed 004): ``book`` init with seed 123,
     d_out 2, dot-product scores scaled by the square root of d_k, softmax, no mask, no biases
     and no output projection.

@@ -8,8 +8,9 @@ import torch
 
 from attention_core.errors import AttentionInputError, tensor_of
 from attention_core.formatting import counted
-from attention_core.params import MAX_DIMS, MAX_TOKENS, SEED_MAX
-from attention_core.parsing import linked_rows
+from attention_core.knobs.param import MAX_DIMS, MAX_TOKENS
+from attention_core.knobs.table import SEED_MAX
+from attention_core.knobs.text import linked_rows
 
 PRESETS = ("journey", "nugues", "montreal", "random")
 

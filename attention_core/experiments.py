@@ -8,7 +8,7 @@ import torch
 
 from attention_core import steps
 from attention_core.errors import AttentionInputError
-from attention_core.params import SEED_MAX
+from attention_core.knobs.table import SEED_MAX
 
 DEFAULT_DIMS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 SCALING_LABELS = {"none": "raw q·k", "d": "q·k / d", "sqrt_d": "q·k / √d"}

@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from attention_core import steps
 from attention_core.config import AttentionConfig
 from attention_core.embeddings import Embeddings
-from attention_core.params import PARAMS
+from attention_core.knobs.table import PARAMS
 from attention_core.pipeline import run_attention
 from attention_core.trace import AttentionTrace
 

@@ -39,17 +39,17 @@ from tests.e2e.server import start_server, stop_server  # noqa: E402
 
 # Each edit: (file, text, replacement), applied once to a copy of the repository.
 NO_FORMULA = (
-    "ui/views.py",
+    "ui/blocks/focus_panel.py",
     "        st.latex(formulas.context_latex(page, trace, head, formulas.COLUMN_WIDTH))\n",
     "        pass\n",
 )
 NO_BARS = (
-    "ui/views.py",
+    "ui/blocks/focus_panel.py",
     '        st.vega_lite_chart(spec=vega_spec(spec), key="focus_bars", width="stretch")\n',
     "        pass\n",
 )
 LINKS_NOT_REDRAWN = (
-    "ui/controls.py",
+    "ui/session/controls.py",
     "st.rerun([VIEWS, *redraw, NAV])",
     "st.rerun([VIEWS, *redraw])",
 )
@@ -69,21 +69,21 @@ NO_EDITOR_BELOW = (
 # asking for a second run (the heads' choices and the page links are then left stale).
 ONE_RUN = (
     (
-        "ui/controls.py",
+        "ui/session/controls.py",
         "            for name in SIDEBAR[group]:\n                _WIDGETS[name]()\n",
         "            for name in SIDEBAR[group]:\n"
         '                if name != "d_out":\n                    _WIDGETS[name]()\n',
     ),
     (
-        "ui/controls.py",
+        "ui/session/controls.py",
         '    page = None if config.get_option("global.appTest") else _scoped_page()\n',
         '    if name == "d_out" and state.recall(SCOPED_PAGE) is not None:\n        return\n'
         '    page = None if config.get_option("global.appTest") else _scoped_page()\n',
     ),
     (
         "streamlit_app.py",
-        "link = views.link_slot()\n",
-        "with st.sidebar:\n    d_out_slot = st.container()\nlink = views.link_slot()\n",
+        "link = page_frame.link_slot()\n",
+        "with st.sidebar:\n    d_out_slot = st.container()\nlink = page_frame.link_slot()\n",
     ),
     (
         "streamlit_app.py",

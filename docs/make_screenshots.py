@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.screen import wait_idle, wait_ready  # noqa: E402
 from tests.e2e.server import start_server, stop_server  # noqa: E402
-from ui.nav import PAGES  # noqa: E402
+from ui.session.nav import PAGES  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 # Views the README shows besides each page's default: (file name, path and query).

@@ -2,21 +2,21 @@
 
 import streamlit as st
 
-from ui import compare_views, views
-from ui import page as run_order
-from ui.matrix_editor import show_matrix_editor
+from ui.blocks import compare, page_frame
+from ui.blocks.matrix_editor import show_matrix_editor
+from ui.session import run_order
 
 page = run_order.setup(__file__)
-views.show_header(
+page_frame.show_header(
     page,
     "Compare: A and B side by side",
     "Pin the current settings as **A**, then change anything: a setting in the sidebar or a "
     "number of the matrix. **B** is always the current settings. Both are in the link, so a "
     "shared link shows the same comparison.",
 )
-pinned = compare_views.show_pin(page)
+pinned = compare.show_pin(page)
 if pinned is not None:
-    compare_views.show_compare(page, pinned)
+    compare.show_compare(page, pinned)
 else:
     st.info(
         "Nothing is pinned yet: *Pin these settings as A* keeps the current settings as A.",
@@ -24,4 +24,4 @@ else:
     )
 with st.expander("Embedding matrix (edit me)", expanded=False):
     show_matrix_editor(page)
-views.finish(page)
+page_frame.finish(page)

@@ -1,10 +1,10 @@
 """Flow: the focused token's path through attention as one picture, revealed stage by stage."""
 
-from ui import flow_views, views
-from ui import page as run_order
+from ui.blocks import flow_view, focus_panel, page_frame
+from ui.session import run_order
 
 page = run_order.setup(__file__)
-views.show_header(
+page_frame.show_header(
     page,
     "Flow: one token through attention",
     "Follow the focused token (choose it in the sidebar) from its embedding to its output. "
@@ -12,7 +12,7 @@ views.show_header(
     "*Previous* and *Next*, the ← and → keys, or a presentation clicker: the stage is part of "
     "the link, so a shared link opens at the same stage.",
 )
-head = views.head_choice(page)
-stage = flow_views.show_stepper(page)
-flow_views.show_flow(page, page.trace, head, stage)
-views.finish(page)
+head = focus_panel.head_choice(page)
+stage = flow_view.show_stepper(page)
+flow_view.show_flow(page, page.trace, head, stage)
+page_frame.finish(page)

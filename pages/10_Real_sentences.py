@@ -13,13 +13,15 @@ from real_model import (
 )
 from real_model.analysis import MAX_TOKENS, SIMPLIFIED
 from real_model.seed001 import AMAZON, ODYSSEY
-from ui import cached, charts, controls, lines_view, safe, tables, views
-from ui import page as run_order
+from ui import safe
+from ui.blocks import heatmaps, page_frame, weights_view
+from ui.session import cached, controls, run_order
+from ui.specs import heatmap_chart, tables
 
 SENTENCES = {"odyssey": ODYSSEY, "amazon": AMAZON}
 
 page = run_order.setup(__file__)
-views.show_header(
+page_frame.show_header(
     page,
     "10 · Real sentences, a real model",
     "A small pretrained encoder (all-MiniLM-L6-v2, 6 layers of 12 heads, 384 numbers per "
@@ -64,10 +66,10 @@ if loaded is not None:
         simple = page.call(run_attention, embeddings, SIMPLIFIED)
         if pairs is not None and simple is not None:
             size = len(labels)
-            views.show_heatmap(
+            heatmaps.show_heatmap(
                 page,
-                charts.Heatmap(
-                    views.matrix_values(pairs.cosine),
+                heatmap_chart.Heatmap(
+                    heatmaps.matrix_values(pairs.cosine),
                     labels,
                     labels,
                     kind="scores",
@@ -76,10 +78,10 @@ if loaded is not None:
                 ),
                 "hm_real_cos",
             )
-            views.show_heatmap(
+            heatmaps.show_heatmap(
                 page,
-                charts.Heatmap(
-                    views.matrix_values(simple.weights[0]),
+                heatmap_chart.Heatmap(
+                    heatmaps.matrix_values(simple.weights[0]),
                     labels,
                     labels,
                     kind="weights",
@@ -102,17 +104,17 @@ if loaded is not None:
             shown = [(result.trace.weights[0], "attention_core with the head's weights", "hm_ours")]
             if as_lines:
                 title = f"layer {layer}, head {head}, recomputed by attention_core"
-                chart = lines_view.lines_of(result.trace, labels, title)
-                lines_view.show_lines(page, chart, "lines_ours", views.CONTENT_WIDTH)
+                chart = weights_view.lines_of(result.trace, labels, title)
+                weights_view.show_lines(page, chart, "lines_ours", heatmaps.CONTENT_WIDTH)
                 shown = []
             for matrix, title, key in (
                 *shown,
                 (result.model_weights, "the model's own attention", "hm_model"),
             ):
-                views.show_heatmap(
+                heatmaps.show_heatmap(
                     page,
-                    charts.Heatmap(
-                        views.matrix_values(matrix),
+                    heatmap_chart.Heatmap(
+                        heatmaps.matrix_values(matrix),
                         labels,
                         labels,
                         kind="weights",
@@ -164,11 +166,11 @@ if loaded is not None:
                 labelled_rows=False,
             )
         )
-views.predict(
+page_frame.predict(
     "Is “ship” closer to itself across the two sentences before or after the model adds context?",
     "Before: its noncontextual vectors are the same row of the embedding table (cosine 1). "
     "After the layers mix in the neighbouring words, the two contextual vectors differ, so "
     "their cosine drops below 1.",
     key="real_ship",
 )
-views.finish(page)
+page_frame.finish(page)

@@ -3,14 +3,16 @@
 import streamlit as st
 
 from attention_core.lessons import similarity
-from ui import charts, plots, safe, views
-from ui import page as run_order
+from ui import safe
+from ui.blocks import heatmaps, page_frame
+from ui.session import run_order
+from ui.specs import embedding_3d, heatmap_chart
 
 page = run_order.setup(__file__)
 trace = page.trace
 labels = page.labels
 focus = labels[page.query]
-views.show_header(
+page_frame.show_header(
     page,
     "1 · Tokens as vectors",
     "Before attention can mix anything, each token becomes a list of numbers: its "
@@ -20,7 +22,7 @@ views.show_header(
 )
 pairs = page.call(similarity, page.embeddings)
 
-matrix = views.vectors_heatmap(
+matrix = heatmaps.vectors_heatmap(
     page,
     trace.inputs,
     "d",
@@ -28,14 +30,14 @@ matrix = views.vectors_heatmap(
     f"The embedding matrix: {trace.num_tokens} tokens × {trace.inputs.shape[1]} numbers.",
 )
 # The matrix beside the plot when it fits there with its numbers; else under it, full width.
-beside = views.CONTENT_WIDTH * 2 // 5
-if charts.fits(matrix, decimals=page.decimals, present=page.present, max_width=beside):
+beside = heatmaps.CONTENT_WIDTH * 2 // 5
+if heatmap_chart.fits(matrix, decimals=page.decimals, present=page.present, max_width=beside):
     left, right = st.columns([1.3, 1])
 else:
-    left, right, beside = st.container(), st.container(), views.CONTENT_WIDTH
+    left, right, beside = st.container(), st.container(), heatmaps.CONTENT_WIDTH
 with left:
     st.header("The embeddings in 3D")
-    figure = plots.make_embedding_3d(
+    figure = embedding_3d.make_embedding_3d(
         trace.inputs.tolist(),
         labels,
         context=trace.output[page.query].tolist(),
@@ -56,7 +58,7 @@ with left:
     )
 with right:
     st.header("The matrix")
-    views.show_heatmap(page, matrix, "hm_inputs", max_width=beside)
+    heatmaps.show_heatmap(page, matrix, "hm_inputs", max_width=beside)
 
 st.header("How alike are two tokens?")
 if not page.present:
@@ -69,12 +71,12 @@ if not page.present:
     )
 if pairs is not None:
     size = len(labels)
-    views.show_side_by_side(
+    heatmaps.show_side_by_side(
         page,
         [
             (
-                charts.Heatmap(
-                    views.matrix_values(pairs.dot),
+                heatmap_chart.Heatmap(
+                    heatmaps.matrix_values(pairs.dot),
                     labels,
                     labels,
                     kind="scores",
@@ -84,8 +86,8 @@ if pairs is not None:
                 "hm_dot",
             ),
             (
-                charts.Heatmap(
-                    views.matrix_values(pairs.cosine),
+                heatmap_chart.Heatmap(
+                    heatmaps.matrix_values(pairs.cosine),
                     labels,
                     labels,
                     kind="scores",
@@ -102,7 +104,7 @@ if pairs is not None:
     )
     st.markdown(f"Lengths ‖x‖: {lengths}.")
 
-views.predict(
+page_frame.predict(
     f"Which token has the largest dot product with {safe.md(focus, 24)}, and is it the token "
     "with the largest cosine?",
     "Look at the focused token's row in both heatmaps. The dot product favours long vectors "
@@ -110,4 +112,4 @@ views.predict(
     "better-aligned one wins the cosine. Every token's cosine with itself is exactly 1.",
     key="embeddings_dot_vs_cos",
 )
-views.finish(page)
+page_frame.finish(page)

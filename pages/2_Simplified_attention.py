@@ -3,8 +3,10 @@
 import streamlit as st
 
 from attention_core.lessons import compare_normalisations, loop_attention
-from ui import controls, formulas, safe, tables, views
-from ui import page as run_order
+from ui import safe
+from ui.blocks import heatmaps, page_frame
+from ui.session import controls, run_order
+from ui.specs import formulas, tables
 
 NORM_NAMES = {
     "sum": "divide by the sum",
@@ -28,7 +30,7 @@ simple = page.run(
 labels = page.labels
 query = page.query
 focus = safe.md(labels[query], 24)
-views.show_header(
+page_frame.show_header(
     page,
     "2 · Simplified attention: no trainable weights",
     "The simplest attention uses the embeddings themselves as queries, keys and values. To "
@@ -72,7 +74,7 @@ if not page.present:
         "mathematically. Push the slider up to see the difference."
     )
 
-views.predict(
+page_frame.predict(
     "If you add 5 to every score in a row, what happens to the softmax weights? And to the "
     "weights divided by the sum?",
     "Softmax weights do not change at all: e^(s+5) = e⁵·eˢ and the common factor cancels. That "
@@ -90,12 +92,12 @@ if not page.present:
         "Two loops (every query against every key) compute the same numbers as one matrix "
         "product, X Xᵀ, which is what real code uses. Both are computed here on your matrix:"
     )
-views.show_side_by_side(
+heatmaps.show_side_by_side(
     page,
     [
-        (views.weights_heatmap(page, simple), "hm_simple_weights"),
+        (heatmaps.weights_heatmap(page, simple), "hm_simple_weights"),
         (
-            views.vectors_heatmap(
+            heatmaps.vectors_heatmap(
                 page,
                 simple.output,
                 "z",
@@ -112,4 +114,4 @@ if loops is not None:
         f"The loops and the matrix product agree: largest difference {loops[2]:.1e}.",
         icon=":material/check_circle:",
     )
-views.finish(page)
+page_frame.finish(page)

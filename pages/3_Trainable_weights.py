@@ -3,12 +3,13 @@
 import streamlit as st
 
 from attention_core.book import book_parity
-from ui import controls, formulas, sentences, tables, views
-from ui import page as run_order
-from ui.weights_editor import typed_weights
+from ui.blocks import focus_panel, heatmaps, page_frame, sentences
+from ui.blocks.typed_weights import typed_weights
+from ui.session import controls, run_order
+from ui.specs import formulas, tables
 
 page = run_order.setup(__file__)
-views.show_header(
+page_frame.show_header(
     page,
     "3 · Self-attention with trainable weights",
     "Real attention does not compare raw embeddings. Three matrices, learned in training, "
@@ -25,11 +26,11 @@ if source == "typed":
     st.caption("With typed matrices the page shows one head; d_out is the grids' width.")
 else:
     st.header("The three matrices")
-    views.show_side_by_side(
+    heatmaps.show_side_by_side(
         page,
         [
             (
-                views.vectors_heatmap(
+                heatmaps.vectors_heatmap(
                     page,
                     getattr(trace, name),
                     "c",
@@ -45,25 +46,25 @@ else:
     )
 
 st.header("What they make: queries, keys and values")
-views.show_qkv(page, trace)
+focus_panel.show_qkv(page, trace)
 
 query = page.query
 st.header(f"For one query: token {query + 1}")
-head = views.head_choice(page) if trace.num_heads > 1 else 0  # typed weights: one head
+head = focus_panel.head_choice(page) if trace.num_heads > 1 else 0  # typed weights: one head
 for key in range(trace.num_tokens):
     st.latex(formulas.score_latex(page, trace, query, key, head))
-views.show_focus(page, trace, head)
+focus_panel.show_focus(page, trace, head)
 sentences.announce(page, trace, head)
 
 st.header("For every token at once")
-views.show_side_by_side(
+heatmaps.show_side_by_side(
     page,
     [
-        (views.scores_heatmap(page, trace, head), "hm_tw_scores"),
-        (views.weights_heatmap(page, trace, head), "hm_tw_weights"),
+        (heatmaps.scores_heatmap(page, trace, head), "hm_tw_scores"),
+        (heatmaps.weights_heatmap(page, trace, head), "hm_tw_weights"),
     ],
 )
-views.predict(
+page_frame.predict(
     "With trainable weights, is the score of token A against token B the same as B against A?",
     "Not in general: ω_AB = q_A·k_B uses A's query and B's key, while ω_BA = q_B·k_A uses the "
     "other pair. Without weights (page 2) queries and keys are the same vectors, so the score "
@@ -95,4 +96,4 @@ st.markdown(
         labelled_rows=False,
     )
 )
-views.finish(page)
+page_frame.finish(page)

@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from ui import cached, plots, tables, views
-from ui import page as run_order
+from ui.blocks import heatmaps, page_frame
+from ui.session import cached, run_order
+from ui.specs import bars_and_curves, tables
 
 page = run_order.setup(__file__)
 traces = {s: page.run(scaling=s, dropout=0.0) for s in ("none", "d", "sqrt_d")}
 d_k = traces["none"].head_dim
-views.show_header(
+page_frame.show_header(
     page,
     "4 · Scaling the scores",
     f"Before the softmax, the scores are divided by a number. Here d_k = {d_k}, the width of "
@@ -26,9 +27,12 @@ titles = {
     "d": f"÷ d_k = ÷ {page.number(divisors['d'])}",
     "sqrt_d": f"÷ √d_k = ÷ {page.number(divisors['sqrt_d'])}",
 }
-columns = views.show_side_by_side(
+columns = heatmaps.show_side_by_side(
     page,
-    [(views.weights_heatmap(page, t, title=titles[s]), f"hm_scale_{s}") for s, t in traces.items()],
+    [
+        (heatmaps.weights_heatmap(page, t, title=titles[s]), f"hm_scale_{s}")
+        for s, t in traces.items()
+    ],
 )
 query = page.query
 for column, trace in zip(columns, traces.values(), strict=True):
@@ -54,7 +58,7 @@ LINE_CHARTS = (  # (measure, axis title, chart title, log axis)
 )
 for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, strict=True):
     with column:
-        spec = plots.make_line_chart(
+        spec = bars_and_curves.make_line_chart(
             rows,
             y=measure,
             y_title=axis,
@@ -64,7 +68,7 @@ for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, s
             log_y=log_y,
             present=page.present,
         )
-        st.vega_lite_chart(spec=views.vega_spec(spec), key=f"ch_{measure}", width="stretch")
+        st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key=f"ch_{measure}", width="stretch")
 
 st.header("Why √d and not d? Measured at d = 512")
 at = {r["scaling"]: r for r in rows if r["d"] == 512}
@@ -99,10 +103,10 @@ if at:
             words=[4],
         )
     )
-views.predict(
+page_frame.predict(
     "If d_k doubles, by how much does the variance of an unscaled score q·k grow?",
     "It doubles: q·k is a sum of d_k products, each with variance 1, so the variance is d_k. "
     "Dividing by √d_k divides the variance by d_k and brings it back to 1.",
     key="scaling_variance",
 )
-views.finish(page)
+page_frame.finish(page)

@@ -6,12 +6,14 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.formatting import format_number
+from attention_core.knobs.table import MASK_STRATEGIES, PARAMS
 from attention_core.lessons import max_difference, no_peeking
 from attention_core.masks import judge_mask
-from attention_core.params import MASK_STRATEGIES, PARAMS
 from attention_core.reference import MATCH_TOLERANCE
-from ui import charts, controls, grids, safe, state, tables, views
-from ui import page as run_order
+from ui import safe
+from ui.blocks import heatmaps, page_frame
+from ui.session import controls, kept_widgets, run_order, state
+from ui.specs import heatmap_chart, tables
 
 # How the sidebar's "Scores → weights" is named in the strategies' titles: the seeds mask around a
 # softmax, but the page masks around whichever normalisation the learner picked.
@@ -47,7 +49,7 @@ page = run_order.setup(__file__)
 titles = short_titles(page.config.norm)
 labels = page.labels
 causal = {s: page.run(mask="causal", mask_strategy=s, dropout=0.0) for s in MASK_STRATEGIES}
-views.show_header(
+page_frame.show_header(
     page,
     "5 · Hiding the future: the causal mask",
     "A model that writes text one token at a time must not look at tokens that come later. "
@@ -58,10 +60,10 @@ views.show_header(
 )
 
 st.header("Four strategies on the same scores")
-holders = views.show_side_by_side(
+holders = heatmaps.show_side_by_side(
     page,
     [
-        (views.weights_heatmap(page, trace, title=titles[strategy]), f"hm_{strategy}")
+        (heatmaps.weights_heatmap(page, trace, title=titles[strategy]), f"hm_{strategy}")
         for strategy, trace in causal.items()
     ],
     per_row=2,
@@ -75,7 +77,7 @@ for holder, trace in zip(holders, causal.values(), strict=True):
             st.success("correct: no future weight, rows sum to 1", icon=":material/check_circle:")
         elif verdict.fault == "leak":
             st.error(
-                f"wrong: a future token gets weight {views.nonzero(page, verdict.leaked)}",
+                f"wrong: a future token gets weight {heatmaps.nonzero(page, verdict.leaked)}",
                 icon=":material/cancel:",
             )
         elif verdict.fault == "row_sum":
@@ -90,7 +92,7 @@ same = max_difference(causal["neg_inf"].weights, causal["zero_renorm"].weights)
 if same <= MATCH_TOLERANCE:
     st.caption(
         f"−∞ before the {NORM_WORDS[page.config.norm]} and zero-then-renormalise give the same "
-        f"weights (largest difference {views.difference(same)}): "
+        f"weights (largest difference {heatmaps.difference(same)}): "
         + (
             "dividing by the sum over the allowed keys is dividing by the whole row's sum, then "
             "renormalising."
@@ -100,7 +102,7 @@ if same <= MATCH_TOLERANCE:
     )
 else:  # only without a normalisation ("Scores → weights: none")
     st.caption(
-        f"Here the two correct strategies differ (largest difference {views.difference(same)}): "
+        f"Here the two correct strategies differ (largest difference {heatmaps.difference(same)}): "
         f"“{PARAMS['norm'].label}” is “{PARAMS['norm'].choice_label(page.config.norm)}”, "
         "so nothing makes a "
         "row sum to 1 and renormalising changes the weights. With softmax or the row sum they "
@@ -113,17 +115,17 @@ verdict = judge_mask(chosen)
 metrics = st.columns(3)
 metrics[0].metric(
     "largest future weight",  # fits its third of the page in presentation mode
-    views.nonzero(page, verdict.leaked),
+    heatmaps.nonzero(page, verdict.leaked),
     help="The largest weight above the diagonal: a query's weight on a token after it.",
 )
 worst = verdict.worst_row_sum_error  # float32's own error shows as 0 when the rows are right
-shown = views.nonzero(page, worst) if verdict.fault == "row_sum" else page.number(worst)
+shown = heatmaps.nonzero(page, worst) if verdict.fault == "row_sum" else page.number(worst)
 metrics[1].metric("worst row-sum error", shown)
 metrics[2].metric("negative weights", "yes" if verdict.negative else "no")
-inspected = views.scores_heatmap(page, chosen)
-views.show_heatmap(
+inspected = heatmaps.scores_heatmap(page, chosen)
+heatmaps.show_heatmap(
     page,
-    charts.Heatmap(
+    heatmap_chart.Heatmap(
         inspected.values,
         inspected.rows,
         inspected.columns,
@@ -169,13 +171,13 @@ if peek is not None:
     )
 
 st.header("Padding, and a mask of your own")
-pad_col, custom_col, half = views.halves(page, views.weights_heatmap(page, page.trace))
+pad_col, custom_col, half = heatmaps.halves(page, heatmaps.weights_heatmap(page, page.trace))
 with pad_col:
     count = controls.widget("lesson_padding", page.settings)
     padded = page.run(mask="padding", padding=count, dropout=0.0)
-    views.show_heatmap(
+    heatmaps.show_heatmap(
         page,
-        views.weights_heatmap(page, padded, title="padding mask: no one attends to padding"),
+        heatmaps.weights_heatmap(page, padded, title="padding mask: no one attends to padding"),
         "hm_padding",
         max_width=half,
     )
@@ -206,7 +208,7 @@ with custom_col:
     )
     # A grid per sequence: its row names are the tokens, so other tokens get another grid.
     named = zlib.crc32("\x1f".join(labels).encode())
-    ticked = grids.stable_grid(
+    ticked = kept_widgets.stable_grid(
         f"custom_mask_{size}_{named:08x}",
         start,
         column_config={"_index": st.column_config.TextColumn("query", disabled=True)},
@@ -219,9 +221,9 @@ with custom_col:
     state.record("my_mask", typed if typed != default or page.settings["my_mask"] else None)
 
     mine = page.run(mask="custom", custom_mask=allowed, dropout=0.0)
-    views.show_heatmap(
+    heatmaps.show_heatmap(
         page,
-        views.weights_heatmap(page, mine, title="your mask"),
+        heatmaps.weights_heatmap(page, mine, title="your mask"),
         "hm_custom",
         max_width=half,
     )
@@ -234,10 +236,10 @@ with custom_col:
             "e^−∞ = 0, and 0/0 is not a number.",
             icon=":material/info:",
         )
-views.predict(
+page_frame.predict(
     "With the causal mask, which token's context vector is simply its own value vector?",
     "The first one: it may attend only to itself, so its single weight is 1 and its context "
     "vector equals its value vector v⁽¹⁾.",
     key="causal_first",
 )
-views.finish(page)
+page_frame.finish(page)

@@ -8,15 +8,15 @@ import streamlit as st
 from attention_core.experiments import dropout_average
 from attention_core.formatting import counted
 from attention_core.lessons import max_difference
-from ui import controls, state, views
-from ui import page as run_order
+from ui.blocks import heatmaps, page_frame
+from ui.session import controls, run_order, state
 
 page = run_order.setup(__file__)
 chosen = page.config.dropout
 p = chosen if chosen > 0 else 0.5
 train = page.run(dropout=p, train=True)
 evaluation = page.run(dropout=p, train=False)
-views.show_header(
+page_frame.show_header(
     page,
     "6 · Dropout on the attention weights",
     f"During training, dropout sets each attention weight to 0 with probability p = {p:g} and "
@@ -38,12 +38,15 @@ st.button(
     on_click=state.set_value,
     args=("dropout_seed", (page.settings["dropout_seed"] + 1) % 2**32),
 )
-views.show_side_by_side(
+heatmaps.show_side_by_side(
     page,
     [
-        (views.weights_heatmap(page, evaluation, title="before dropout (evaluation)"), "hm_eval"),
         (
-            views.weights_heatmap(page, train, title=f"training, p = {p:g} (✕ = dropped)"),
+            heatmaps.weights_heatmap(page, evaluation, title="before dropout (evaluation)"),
+            "hm_eval",
+        ),
+        (
+            heatmaps.weights_heatmap(page, train, title=f"training, p = {p:g} (✕ = dropped)"),
             "hm_train",
         ),
     ],
@@ -52,7 +55,7 @@ unchanged = max_difference(evaluation.weights_after_dropout, evaluation.weights)
 row_sums = train.diagnostics.row_sums_after_dropout[0].tolist()
 st.caption(
     "Evaluation mode leaves the weights unchanged (largest difference "
-    f"{views.difference(unchanged)}). "
+    f"{heatmaps.difference(unchanged)}). "
     "Row sums in training: " + ", ".join(page.number(v) for v in row_sums) + "."
 )
 if not page.present:
@@ -73,15 +76,15 @@ samples = controls.widget("samples", page.settings)
 averaged = page.call(dropout_average, train.weights, p, samples, page.settings["dropout_seed"])
 if averaged is not None:
     average, gap = averaged
-    left, right, half = views.halves(page, views.weights_heatmap(page, train))
+    left, right, half = heatmaps.halves(page, heatmaps.weights_heatmap(page, train))
     with left:
         heatmap = replace(
-            views.weights_heatmap(page, train, title=f"average of {counted(samples, 'sample')}"),
-            values=views.matrix_values(average[0]),
+            heatmaps.weights_heatmap(page, train, title=f"average of {counted(samples, 'sample')}"),
+            values=heatmaps.matrix_values(average[0]),
             dropped=None,
             description=f"The average of {counted(samples, 'dropout sample')} of the weights.",
         )
-        views.show_heatmap(
+        heatmaps.show_heatmap(
             page,
             heatmap,
             "hm_average",
@@ -94,7 +97,7 @@ if averaged is not None:
             "undropped weights as the number of samples grows."
         )
 
-views.predict(
+page_frame.predict(
     f"With p = {p:g}, what is the expected value of one weight w after dropout?",
     f"(1−p)·w/(1−p) + p·0 = w. A weight survives with probability 1−p = {1 - p:g} and is "
     "then worth w/(1−p); otherwise it is 0. Seed 000 hard-codes nn.Dropout(p=0.5) inside "
@@ -102,4 +105,4 @@ views.predict(
     "mistakes page.",
     key="dropout_expectation",
 )
-views.finish(page)
+page_frame.finish(page)

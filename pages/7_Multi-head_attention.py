@@ -3,17 +3,18 @@
 import streamlit as st
 
 from attention_core import run_attention
+from attention_core.knobs.table import PARAMS
 from attention_core.lessons import several_heads
-from attention_core.params import PARAMS
 from attention_core.reference import MATCH_TOLERANCE, check_against_torch
-from ui import charts, tables, views
-from ui import page as run_order
+from ui.blocks import heatmaps, page_frame
+from ui.session import run_order
+from ui.specs import heatmap_chart, tables
 
 page = run_order.setup(__file__)
 config = page.call(several_heads, page.config.replace(dropout=0.0), page.embeddings.d_in)
 trace = page.call(run_attention, page.embeddings, config) if config is not None else None
 trace = trace or page.trace
-views.show_header(
+page_frame.show_header(
     page,
     "7 · Multi-head attention",
     "Each head runs the same attention on its own slice of the queries, keys and values, so "
@@ -41,10 +42,10 @@ elif trace.num_heads == 1:
     )
 labels = page.labels
 st.header("One weights heatmap per head")
-views.show_side_by_side(
+heatmaps.show_side_by_side(
     page,
     [
-        (views.weights_heatmap(page, trace, head, title=f"head {head + 1}"), f"hm_head_{head}")
+        (heatmaps.weights_heatmap(page, trace, head, title=f"head {head + 1}"), f"hm_head_{head}")
         for head in range(trace.num_heads)
     ],
     per_row=min(trace.num_heads, 4),
@@ -54,10 +55,10 @@ st.header("Merge the heads, then mix them")
 width = trace.context.shape[1]
 head_dim = trace.head_dim
 merged_names = [f"h{c // head_dim + 1}·{c % head_dim + 1}" for c in range(width)]
-views.show_heatmap(
+heatmaps.show_heatmap(
     page,
-    charts.Heatmap(
-        views.matrix_values(trace.context),
+    heatmap_chart.Heatmap(
+        heatmaps.matrix_values(trace.context),
         labels,
         merged_names,
         kind="values",
@@ -67,9 +68,9 @@ views.show_heatmap(
     "hm_merged",
 )
 if trace.W_out is not None:
-    views.show_heatmap(
+    heatmaps.show_heatmap(
         page,
-        views.vectors_heatmap(
+        heatmaps.vectors_heatmap(
             page,
             trace.output,
             "z",
@@ -83,10 +84,10 @@ else:
         f"No output projection (“{PARAMS['out_proj'].label}” is none under More settings): "
         "the output is the heads side by side."
     )
-views.show_heatmap(
+heatmaps.show_heatmap(
     page,
-    charts.Heatmap(
-        views.matrix_values(trace.mean_weights),
+    heatmap_chart.Heatmap(
+        heatmaps.matrix_values(trace.mean_weights),
         labels,
         labels,
         kind="weights",
@@ -133,11 +134,11 @@ if not page.present:
         "that only the attention itself is compared. nn.MultiheadAttention's boolean mask "
         "means *may not attend*, the opposite of F.scaled_dot_product_attention's."
     )
-views.predict(
+page_frame.predict(
     "Is the head-averaged weights matrix the attention of any single head?",
     "No. It is only a summary: each head mixes its own value slice with its own weights, and "
     "the output projection then mixes the heads. Averaging the weights loses which head "
     "attended where.",
     key="multihead_average",
 )
-views.finish(page)
+page_frame.finish(page)

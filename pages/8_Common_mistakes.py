@@ -4,8 +4,9 @@ import streamlit as st
 
 from attention_core import run_attention
 from attention_core.lessons import common_mistakes, mistakes_baseline
-from ui import charts, views
-from ui import page as run_order
+from ui.blocks import heatmaps, page_frame
+from ui.session import run_order
+from ui.specs import heatmap_chart
 
 MISTAKES = {
     "sqrt_d_in": (
@@ -50,7 +51,7 @@ MISTAKES = {
 page = run_order.setup(__file__)
 runs = page.call(common_mistakes, page.embeddings, page.config) or []
 labels = page.labels
-views.show_header(
+page_frame.show_header(
     page,
     "8 · Common mistakes, live",
     "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
@@ -73,12 +74,12 @@ for index, run in enumerate(runs):
         )
         if not page.present:
             st.markdown(explanation)
-        views.show_side_by_side(
+        heatmaps.show_side_by_side(
             page,
             [
                 (
-                    charts.Heatmap(
-                        views.matrix_values(matrix[0]),
+                    heatmap_chart.Heatmap(
+                        heatmaps.matrix_values(matrix[0]),
                         labels,
                         labels,
                         kind=kind,
@@ -101,13 +102,13 @@ for index, run in enumerate(runs):
                     ),
                 )
             ],
-            width=views.CONTENT_WIDTH - 40,  # inside an expander's padding
+            width=heatmaps.CONTENT_WIDTH - 40,  # inside an expander's padding
         )
-views.predict(
+page_frame.predict(
     "Which of these mistakes would a unit test that only checks output shapes catch?",
     "None of them: every wrong version returns tensors of exactly the right shape. Only tests "
     "that compare numbers (with known values, or against torch.nn.functional."
     "scaled_dot_product_attention) catch them, which is how this app's core is tested.",
     key="mistakes_shapes",
 )
-views.finish(page)
+page_frame.finish(page)

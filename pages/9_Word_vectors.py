@@ -3,8 +3,10 @@
 import streamlit as st
 
 from attention_core.embeddings import display_labels
-from ui import cached, charts, controls, safe, tables, views
-from ui import page as run_order
+from ui import safe
+from ui.blocks import heatmaps, page_frame
+from ui.session import cached, controls, run_order
+from ui.specs import heatmap_chart, tables
 
 page = run_order.setup(__file__)
 
@@ -24,7 +26,7 @@ def vector_table(vector: list[float]) -> str:
     )
 
 
-views.show_header(
+page_frame.show_header(
     page,
     "9 · Real word vectors",
     "The toy matrices stand in for what training learns. Here every word is a real GloVe "
@@ -65,10 +67,10 @@ if glove is not None:
         (glove.cosine, "cosine similarity as weights", "hm_glove_cos", "Cosine similarity"),
         (glove.softmax, "softmax(X Xᵀ / √50)", "hm_glove_soft", "Scaled softmax weights"),
     ):
-        views.show_heatmap(
+        heatmaps.show_heatmap(
             page,
-            charts.Heatmap(
-                views.matrix_values(trace.weights[0]),
+            heatmap_chart.Heatmap(
+                heatmaps.matrix_values(trace.weights[0]),
                 labels,
                 labels,
                 kind="weights",
@@ -128,11 +130,11 @@ st.markdown(
         labelled_rows=False,
     )
 )
-views.predict(
+page_frame.predict(
     "In which sentence does “ship” keep more of its own vector, and why?",
     "In the Amazon sentence (weight 0.78 on itself, against 0.55 in the Odyssey sentence): "
     "there its neighbours (we, process, your, order) are far from it, so softmax gives them "
     "little weight; in the Odyssey sentence “crew” is close to “ship” and takes 0.13.",
     key="glove_ship",
 )
-views.finish(page)
+page_frame.finish(page)

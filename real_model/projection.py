@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 
 from attention_core import AttentionInputError, Embeddings, make_embeddings
-from attention_core.param_spec import MAX_DIMS, MAX_TOKENS
+from attention_core.knobs.param import MAX_DIMS, MAX_TOKENS
 from real_model.glove import GLOVE_DIM, glove_vectors, shared_glove
 
 PCA_WORDS = 10_000

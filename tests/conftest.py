@@ -14,9 +14,10 @@ from tests import budget  # noqa: F401  (loads the Hypothesis profile named by T
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
-# The app and the command line compute on one thread (ui/page.py, attention_core/cli.py); the
-# tests' own core runs must do the same arithmetic, or a number can print one digit apart (sums
-# split over two threads round differently). torch keeps this setting per thread.
+# The app and the command line compute on one thread (ui/session/run_order.py,
+# attention_core/cli.py); the tests' own core runs must do the same arithmetic, or a number can
+# print one digit apart (sums split over two threads round differently). torch keeps this setting
+# per thread.
 torch.set_num_threads(1)
 
 SEED_001_WORDS = "i must go back to my ship and crew we process your order the bank by river"

@@ -67,8 +67,8 @@ def plain(text: object, limit: int = MARKDOWN_LIMIT) -> str:
 def html_text(text: object, limit: int = 300) -> str:
     """Text as the content of an HTML element: ``&``, ``<`` and ``>`` become entities.
 
-    Only for the live region that announces results (``ui.sentences.announce``); nothing else in
-    the app builds HTML around user text.
+    Only for the live region that announces results (``ui.blocks.sentences.announce``);
+    nothing else in the app builds HTML around user text.
     """
     return html.escape(shorten(text, limit), quote=True)
 

@@ -12,7 +12,7 @@ import pytest
 
 from attention_core import AttentionConfig, preset_embeddings, run_attention
 from attention_core.cli import FLAGS
-from attention_core.params import PARAMS
+from attention_core.knobs.table import PARAMS
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

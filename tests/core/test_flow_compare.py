@@ -15,7 +15,8 @@ from attention_core.compare import (
     read_pin,
 )
 from attention_core.flow import flow_numbers
-from attention_core.settings import default_settings, read_params
+from attention_core.knobs.links import read_params
+from attention_core.knobs.settings import default_settings
 
 JOURNEY = preset_embeddings("journey")
 

@@ -6,8 +6,9 @@ import pytest
 import torch
 
 from attention_core import AttentionConfig, make_embeddings, preset_embeddings, run_attention, steps
+from attention_core.knobs.links import read_params
+from attention_core.knobs.settings import default_settings
 from attention_core.masks import ROW_SUM_TOLERANCE, MaskVerdict, judge_mask
-from attention_core.settings import default_settings, read_params
 
 TOL = 1e-4  # the seeds print four decimals
 

@@ -11,8 +11,11 @@ from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
 from attention_core.embeddings import Embeddings, display_labels, preset_embeddings
-from attention_core.params import CONFIG_PARAMS, PARAMS
-from attention_core.parsing import (
+from attention_core.knobs.links import link_params, read_params
+from attention_core.knobs.settings import default_settings
+from attention_core.knobs.settle import follow_tokens, restore, settle, wishes_after
+from attention_core.knobs.table import CONFIG_PARAMS, PARAMS
+from attention_core.knobs.text import (
     FLOAT32_TINY,
     VALUE_LIMIT,
     as_linked,
@@ -22,15 +25,6 @@ from attention_core.parsing import (
     parse_int,
     parse_matrix,
     parse_number,
-)
-from attention_core.settings import (
-    default_settings,
-    follow_tokens,
-    link_params,
-    read_params,
-    restore,
-    settle,
-    wishes_after,
 )
 
 
@@ -226,7 +220,8 @@ def test_a_clash_falls_back_on_the_dependent_value_only():
 
 
 def learner_step(settings, wishes, **changes):
-    """One run as ui.state.begin makes it: the change, the wishes given back, then settle."""
+    """One run as ui.session.state.begin makes it: the change, the wishes given back, then
+    settle."""
     changed, restored, waiting = restore(settings.replace(**changes), wishes)
     settled, notices = settle(changed)
     return settled, restored + notices, wishes_after(changed, settled, notices, waiting)

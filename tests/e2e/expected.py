@@ -16,8 +16,9 @@ import torch
 from attention_core import AttentionTrace, run_attention
 from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
-from attention_core.parsing import format_matrix
-from attention_core.settings import Settings, read_params
+from attention_core.knobs.links import read_params
+from attention_core.knobs.settings import Settings
+from attention_core.knobs.text import format_matrix
 from tests.ui import oracle
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from attention_core.parsing import LABEL_MAX_CHARS, echo
+from attention_core.knobs.text import LABEL_MAX_CHARS, echo
 
 # Labels the app accepts (printable, at most 20 characters, no ',' or ';'): each must be
 # shown literally, never as markup.
@@ -58,7 +58,7 @@ NEEDLES = ["x.zz", "onerror", "__pwned", "H1!", "H2!"]
 
 
 def echoed(value: str) -> str:
-    """How a notice repeats a refused value (see attention_core.parsing.echo)."""
+    """How a notice repeats a refused value (see attention_core.knobs.text.echo)."""
     return echo(value.strip())
 
 

@@ -57,7 +57,9 @@ def arrow_to_cell(page, column: int, row: int, limit: int = 20) -> None:
             break  # the keys would go somewhere else
         else:  # the grid has focus and no cell is chosen yet
             page.keyboard.press("ArrowDown")
-        seen.append(screen.wait_for(page, chosen_cell, lambda now: now != chosen, timeout=1))
+        seen.append(
+            screen.wait_for(page, chosen_cell, lambda now, was=chosen: now != was, timeout=1)
+        )
     raise AssertionError(f"the arrow keys never reached cell {column}, {row}; saw {seen}")
 
 

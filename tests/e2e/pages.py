@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import re
 
-PATHS = {  # page file stem -> deep link path
-    "streamlit_app": "",
-    "1_Embeddings": "Embeddings",
-    "2_Simplified_attention": "Simplified_attention",
-    "3_Trainable_weights": "Trainable_weights",
-    "4_Scaling": "Scaling",
-    "5_Causal_mask": "Causal_mask",
-    "6_Dropout": "Dropout",
-    "7_Multi-head_attention": "Multi-head_attention",
-    "8_Common_mistakes": "Common_mistakes",
-    "9_Word_vectors": "Word_vectors",
-    "10_Real_sentences": "Real_sentences",
-}
+from ui.session.nav import PAGES
+
+PATHS = {page.key: page.url_path for page in PAGES}  # page file stem -> deep link path
 LESSONS = [path for path in PATHS.values() if path]
 BROKEN_NUMBERS = re.compile(r"\bnan\b|\binf\b|traceback", re.IGNORECASE)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from attention_core.parsing import as_linked
+from attention_core.knobs.text import as_linked
 from tests.e2e import expected, learner, screen
 
 pytestmark = pytest.mark.e2e

@@ -5,7 +5,7 @@ of ``safe.md`` and st.latex of ``safe.tex``; the text the browser shows must be 
 the input, after the documented normalisation: one line with whitespace runs collapsed,
 cut with an ellipsis past the limit. The text is drawn from every assigned character but
 controls, surrogates and private-use ones, which the app refuses before showing anything
-(attention_core.parsing); format characters (zero-width, bidi) are kept. KaTeX draws the
+(attention_core.knobs.text); format characters (zero-width, bidi) are kept. KaTeX draws the
 ASCII quotes ' and ` as ’ and ‘, the middle dot · as ⋅, a mathematical letter (𝕏, ℝ) as
 its plain letter in that letter's font, an accented i or j as a dotless one with the
 accent, and spaces as spacing: its text is compared in decomposed form, with those

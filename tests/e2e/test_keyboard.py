@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from attention_core import run_attention
-from attention_core.settings import read_params
+from attention_core.knobs.links import read_params
 from tests.e2e.learner import arrow_to_cell, chosen_cell
 from tests.e2e.screen import (
     open_page,

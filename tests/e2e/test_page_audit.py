@@ -12,26 +12,13 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.audit import AXE, Visit, clipped, cut_formulas, overlapping, too_wide, visit
-from ui.colors import WHITE, contrast
+from ui.session import nav
+from ui.specs.colors import WHITE, contrast
 
 pytestmark = pytest.mark.e2e
 
-PAGES = (
-    "",
-    "Flow",
-    "Compare",
-    "Embeddings",
-    "Simplified_attention",
-    "Trainable_weights",
-    "Scaling",
-    "Causal_mask",
-    "Dropout",
-    "Multi-head_attention",
-    "Common_mistakes",
-    "Word_vectors",
-    "Real_sentences",
-)
-TOKEN_FREE = {"Word_vectors", "Real_sentences"}  # their words come from sentences
+PAGES = tuple(page.url_path for page in nav.PAGES)
+TOKEN_FREE = {page.url_path for page in nav.PAGES if page.words}  # words come from sentences
 EXTRA = {"Compare": "pin=seed%3D7%26mask%3Dcausal"}  # a comparison needs a pinned A
 TOKENS = {1: "preset=random&num_tokens=1&d_in=3", 6: "", 12: "preset=random&num_tokens=12&d_in=3"}
 CASES = [

@@ -1,12 +1,12 @@
 """Real Chromium: a change on the Playground reruns only what it moves (issue 16).
 
-The sidebar's controls, the page links and the views are fragments (``ui.controls``,
-``ui.page.views``): a slider or a cell edit redraws the views, the sidebar controls drawn
-differently after it and the links, and leaves the matrix editor and the other controls as
-they are. These tests follow a learner through several changes and check that everything that
-must move did (numbers, the heads' choices, the focused token's label, the page links, the
-link to this view), that what must not move was not sent, and that a change that needs the
-whole page still gets it.
+The sidebar's controls, the page links and the views are fragments (``ui.session.controls``,
+``ui.session.run_order.views``): a slider or a cell edit redraws the views, the sidebar
+controls drawn differently after it and the links, and leaves the matrix editor and the other
+controls as they are. These tests follow a learner through several changes and check that
+everything that must move did (numbers, the heads' choices, the focused token's label, the page
+links, the link to this view), that what must not move was not sent, and that a change that
+needs the whole page still gets it.
 """
 
 from __future__ import annotations

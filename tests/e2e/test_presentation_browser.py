@@ -16,7 +16,7 @@ import re
 import pytest
 
 from tests.e2e import screen
-from ui.sizing import FONT, PRESENT_CELL_FONT
+from ui.specs.sizing import FONT, PRESENT_CELL_FONT
 
 pytestmark = pytest.mark.e2e
 

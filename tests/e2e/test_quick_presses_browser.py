@@ -17,7 +17,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, rule
 
-from attention_core.params import PARAMS
+from attention_core.knobs.table import PARAMS
 from tests.e2e import expected, learner, machines, screen
 
 pytestmark = pytest.mark.e2e

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from attention_core import run_attention
+from attention_core.knobs.links import read_params
 from tests.budget import ALONE
 from tests.e2e.processes import descendants, free_ports, processes, worker_pid
 from tests.e2e.screen import (
@@ -59,16 +60,6 @@ def expected_context_vector(link: str, d_out_steps: int = 0) -> list[float]:
     raw = parse_qs(link)
     if d_out_steps:
         raw["d_out"] = [str(int(raw.get("d_out", ["2"])[-1]) + d_out_steps)]
-    try:
-        from attention_core.settings import read_params
-    except ImportError:  # before the parameter table: the older attention_core.params API
-        from attention_core.params import build_embeddings, check_query, parse_params
-
-        settings, errors = parse_params({name: texts[-1] for name, texts in raw.items()})
-        assert not errors, errors
-        embeddings = build_embeddings(settings)
-        query = check_query(settings, embeddings.num_tokens)
-        return run_attention(embeddings, settings.config).output[query].tolist()
     settings, notices = read_params(raw)
     assert not notices, notices
     trace = run_attention(settings.embeddings(), settings.config())
@@ -324,7 +315,7 @@ def test_supervisord_restarts_the_killed_worker(lecture):
 
 def test_the_first_change_after_a_failover_is_kept(lecture):
     # The new session starts from the link, and the change the browser sent with its first
-    # rerun wins over the link's value (ui/state.adopt): the slider does not snap back.
+    # rerun wins over the link's value (ui/session/state.adopt): the slider does not snap back.
     for learner in lecture.learners:
         assert close(learner.first_answer, expected_context_vector(learner.link, 1)), learner.link
 

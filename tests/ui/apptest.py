@@ -16,10 +16,11 @@ from urllib.parse import parse_qs, urlsplit
 
 from streamlit.testing.v1 import AppTest
 
-from attention_core.params import PARAMS
-from attention_core.settings import Settings, read_params
+from attention_core.knobs.links import read_params
+from attention_core.knobs.settings import Settings
+from attention_core.knobs.table import PARAMS
 from tests.ui import vega
-from ui import nav
+from ui.session import nav
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = str(ROOT / "streamlit_app.py")
@@ -27,7 +28,7 @@ PAGES = {page.key: page for page in nav.PAGES}  # "streamlit_app", "1_Embeddings
 HOME = "streamlit_app"
 BY_URL = {page.url_path: page.key for page in nav.PAGES}
 
-# What the one error path (ui.page.guarded, ui.page._compute) puts on a page.
+# What the one error path (ui.session.run_order.guarded and _compute) puts on a page.
 APOLOGY = "This part could not be computed"
 NOT_COMPUTED = "could not be computed"
 GUARDED_ICON = ":material/warning:"
@@ -103,7 +104,7 @@ def chart(at: AppTest, title: str) -> dict:
 
 
 def records(spec: dict) -> list[dict]:
-    """The data records of a chart built by ``ui.charts``."""
+    """The data records of a chart built by ``ui.specs.heatmap_chart``."""
     return vega.records(spec)
 
 

@@ -18,6 +18,8 @@ from attention_core.compare import read_pin
 from attention_core.embeddings import Embeddings, display_labels
 from attention_core.experiments import dropout_average
 from attention_core.formatting import format_number
+from attention_core.knobs.settings import Settings
+from attention_core.knobs.table import CONFIG_PARAMS, MASK_STRATEGIES, PARAMS
 from attention_core.lessons import (
     common_mistakes,
     compare_normalisations,
@@ -26,8 +28,6 @@ from attention_core.lessons import (
     similarity,
 )
 from attention_core.masks import judge_mask
-from attention_core.params import CONFIG_PARAMS, MASK_STRATEGIES, PARAMS
-from attention_core.settings import Settings
 from tests.ui.apptest import (
     chart,
     column,
@@ -40,7 +40,7 @@ from tests.ui.apptest import (
     vega_specs,
 )
 from ui import safe
-from ui.sizing import PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
+from ui.specs.sizing import PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
 
 Matrix = Sequence[Sequence[float]]
 

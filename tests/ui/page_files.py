@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ui.session.nav import PAGES
+
 ROOT = Path(__file__).resolve().parents[2]
-LESSONS = sorted(
-    (str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py")),
-    key=lambda name: int(Path(name).stem.split("_", 1)[0]),
-)
-PAGE_FILES = ["streamlit_app.py", *LESSONS]
+PAGE_FILES = [page.path for page in PAGES]  # the app's own list, in its order

@@ -13,8 +13,8 @@ from urllib.parse import urlencode
 from hypothesis import strategies as st
 
 from attention_core.compare import PIN_SCOPES
-from attention_core.param_spec import Param
-from attention_core.params import PARAMS, lesson_params
+from attention_core.knobs.param import Param
+from attention_core.knobs.table import PARAMS, lesson_params
 from tests.conftest import TINY_HEADS, TINY_LAYERS
 
 LINK_SCOPES = ("config", "view")

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core.params import DEFAULTS
+from attention_core.knobs.table import DEFAULTS
 from tests.ui import vega
-from ui import charts, colors, plots, sizing
+from ui.specs import bars_and_curves, colors, heatmap_chart, sizing
 
 # The sans-serif font Debian's Chromium falls back on: a check of the estimate with real glyphs.
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -29,7 +29,7 @@ VALUE = st.one_of(
 
 
 @st.composite
-def heatmaps(draw: st.DrawFn) -> charts.Heatmap:
+def heatmaps(draw: st.DrawFn) -> heatmap_chart.Heatmap:
     count = draw(st.integers(1, 12))
     width = draw(st.integers(1, 12))
     kind = draw(st.sampled_from(("weights", "scores", "values", "difference")))
@@ -41,7 +41,7 @@ def heatmaps(draw: st.DrawFn) -> charts.Heatmap:
     values = draw(grid(VALUE))
     masked = draw(st.none() | grid(st.booleans()))
     dropped = draw(st.none() | grid(st.booleans()))
-    return charts.Heatmap(
+    return heatmap_chart.Heatmap(
         values,
         draw(st.lists(LABEL, min_size=count, max_size=count)),
         draw(st.lists(LABEL, min_size=width, max_size=width)),
@@ -72,7 +72,9 @@ def records(spec: dict) -> list[dict]:
 def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     heatmap, decimals, present, max_width
 ):
-    spec = charts.make_heatmap(heatmap, decimals=decimals, present=present, max_width=max_width)
+    spec = heatmap_chart.make_heatmap(
+        heatmap, decimals=decimals, present=present, max_width=max_width
+    )
     font = spec["config"]["axis"]["labelFontSize"]  # the font the chart chose
     assert sizing.MIN_FONT <= font <= sizing.FONT[present]
     columns = len(heatmap.columns)
@@ -97,9 +99,9 @@ def printed(spec: dict) -> bool:
     return any(layer["mark"]["type"] == "text" for layer in layers(spec))
 
 
-def _width_at(font: int, heatmap: charts.Heatmap, texts: list[str]) -> int:
+def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str]) -> int:
     """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers."""
-    labels = [charts.safe.plain(r, sizing.LABEL_CHARS) for r in heatmap.rows]
+    labels = [heatmap_chart.safe.plain(r, sizing.LABEL_CHARS) for r in heatmap.rows]
     numbers = max(sizing.text_width(t, font) for t in texts) + 0.7 * font
     cell = max(math.ceil(numbers), math.ceil(2.2 * font))
     label = math.ceil(max(sizing.text_width(r, font) for r in labels) + 8)
@@ -115,8 +117,10 @@ def test_cells_are_wider_than_their_numbers_in_a_real_font(count, present):
     values = [[(-1) ** (i + j) * 1234.56789 / (i + 1) for j in range(count)] for i in range(count)]
     labels = [f"t{i}" for i in range(count)]
     for decimals in range(1, 7):
-        heatmap = charts.Heatmap(values, labels, labels, "scores", "s", "d")
-        spec = charts.make_heatmap(heatmap, decimals=decimals, present=present, max_width=880)
+        heatmap = heatmap_chart.Heatmap(values, labels, labels, "scores", "s", "d")
+        spec = heatmap_chart.make_heatmap(
+            heatmap, decimals=decimals, present=present, max_width=880
+        )
         font = spec["config"]["axis"]["labelFontSize"]
         glyphs = ImageFont.truetype(str(DEJAVU), font)
         widest = max(glyphs.getlength(r["text"]) for r in records(spec))
@@ -134,22 +138,22 @@ def test_a_projected_sentence_of_13_tokens_prints_3_decimals_at_15_px_not_4_at_1
     labels = ["[CLS]", "i", "must", "go", "back", "to·6", "my·7", "ship", "and", "to·10"]
     labels += ["my·11", "crew", "[SEP]"]
     values = [[0.0761 + 0.0003 * ((i * j) % 5) for j in range(13)] for i in range(13)]
-    heatmap = charts.Heatmap(values, labels, labels, "weights", "softmax", "d")
-    four = charts.make_heatmap(heatmap, decimals=4, present=True, max_width=800)
+    heatmap = heatmap_chart.Heatmap(values, labels, labels, "weights", "softmax", "d")
+    four = heatmap_chart.make_heatmap(heatmap, decimals=4, present=True, max_width=800)
     assert cell_font(four) is not None and cell_font(four) < sizing.PRESENT_CELL_FONT
-    assert charts.shown_decimals(heatmap, decimals=4, present=False, max_width=800) == 4
-    assert charts.shown_decimals(heatmap, decimals=4, present=True, max_width=800) == 3
-    three = charts.make_heatmap(heatmap, decimals=3, present=True, max_width=800)
+    assert heatmap_chart.shown_decimals(heatmap, decimals=4, present=False, max_width=800) == 4
+    assert heatmap_chart.shown_decimals(heatmap, decimals=4, present=True, max_width=800) == 3
+    three = heatmap_chart.make_heatmap(heatmap, decimals=3, present=True, max_width=800)
     assert cell_font(three) >= sizing.PRESENT_CELL_FONT
     assert records(three)[0]["text"] == "0.076"
     # Six tokens fit at full size: the page's decimals, whatever they are.
-    small = charts.Heatmap(
+    small = heatmap_chart.Heatmap(
         [row[:6] for row in values[:6]], labels[:6], labels[:6], "weights", "s", "d"
     )
     for decimals in range(1, 7):
-        assert charts.shown_decimals(small, decimals=decimals, present=True, max_width=800) == (
-            decimals
-        )
+        assert heatmap_chart.shown_decimals(
+            small, decimals=decimals, present=True, max_width=800
+        ) == (decimals)
 
 
 @given(heatmaps(), st.integers(1, 6), st.integers(120, 900))
@@ -157,26 +161,26 @@ def test_a_projected_sentence_of_13_tokens_prints_3_decimals_at_15_px_not_4_at_1
 def test_projected_charts_round_only_to_reach_the_projected_size_and_never_below_2(
     heatmap, decimals, width
 ):
-    shown = charts.shown_decimals(heatmap, decimals=decimals, present=True, max_width=width)
+    shown = heatmap_chart.shown_decimals(heatmap, decimals=decimals, present=True, max_width=width)
     assert shown <= decimals
     if shown < decimals:
         assert shown >= sizing.PRESENT_MIN_DECIMALS
         shrink = sizing.FONT[True] - sizing.PRESENT_CELL_FONT
-        assert not charts.fits(
+        assert not heatmap_chart.fits(
             heatmap, decimals=decimals, present=True, max_width=width, shrink=shrink
         )
-        spec = charts.make_heatmap(heatmap, decimals=shown, present=True, max_width=width)
+        spec = heatmap_chart.make_heatmap(heatmap, decimals=shown, present=True, max_width=width)
         assert printed(spec) and cell_font(spec) >= sizing.PRESENT_CELL_FONT
-    assert charts.shown_decimals(heatmap, decimals=decimals, present=False, max_width=width) == (
-        decimals
-    )
+    assert heatmap_chart.shown_decimals(
+        heatmap, decimals=decimals, present=False, max_width=width
+    ) == (decimals)
 
 
 @pytest.mark.parametrize("blank", ["", " ", "\u3000\u2003"])
 def test_a_blank_description_becomes_the_charts_shape(blank):
-    heatmap = charts.Heatmap([[0.5, 0.5]], ["a"], ["a", "b"], "weights", "Weights", blank)
+    heatmap = heatmap_chart.Heatmap([[0.5, 0.5]], ["a"], ["a", "b"], "weights", "Weights", blank)
     assert (
-        charts.make_heatmap(heatmap, decimals=2)["description"]
+        heatmap_chart.make_heatmap(heatmap, decimals=2)["description"]
         == "A 1 by 2 heatmap of weights: Weights"
     )
 
@@ -186,13 +190,13 @@ def test_a_blank_description_becomes_the_charts_shape(blank):
 def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimals(
     heatmap, decimals
 ):
-    spec = charts.make_heatmap(heatmap, decimals=decimals)
-    given = charts.safe.plain(heatmap.description, 300)
+    spec = heatmap_chart.make_heatmap(heatmap, decimals=decimals)
+    given = heatmap_chart.safe.plain(heatmap.description, 300)
     assert spec["description"] == (given if given.strip() else spec["description"])
     assert spec["description"].strip()  # never blank, even when the caller's is
     title = spec["title"]  # broken into lines that fit, every word kept
     lines = title["text"] if isinstance(title["text"], list) else [title["text"]]
-    assert " ".join(lines) == charts.safe.plain(heatmap.title, 80)
+    assert " ".join(lines) == heatmap_chart.safe.plain(heatmap.title, 80)
     for line in lines:
         assert " " not in line or sizing.text_width(line, title["fontSize"]) <= title["limit"]
     colour = layers(spec)[0]["encoding"]["color"]
@@ -204,7 +208,9 @@ def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimal
     for layer in layers(spec):  # rectangles repeat what the texts say
         assert layer["mark"]["aria"] is (layer["mark"]["type"] == "text")
     number = re.compile(rf"-?[0-9]+\.[0-9]{{{decimals}}}")
-    table = charts.cell_texts(heatmap, decimals)  # "Show as table" prints what the chart does
+    table = heatmap_chart.cell_texts(
+        heatmap, decimals
+    )  # "Show as table" prints what the chart does
     for record, (i, j) in zip(records(spec), _cells(heatmap), strict=True):
         assert record["text"] == table[i][j]
         value = heatmap.values[i][j]
@@ -224,50 +230,55 @@ def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimal
                 value, abs=10**-decimals
             )
     axes = spec["encoding"]
-    assert axes["y"]["sort"] == [charts.safe.plain(r, 20) for r in heatmap.rows]
-    assert axes["x"]["sort"] == [charts.safe.plain(c, 20) for c in heatmap.columns]
+    assert axes["y"]["sort"] == [heatmap_chart.safe.plain(r, 20) for r in heatmap.rows]
+    assert axes["x"]["sort"] == [heatmap_chart.safe.plain(c, 20) for c in heatmap.columns]
 
 
-def _cells(heatmap: charts.Heatmap) -> list[tuple[int, int]]:
+def _cells(heatmap: heatmap_chart.Heatmap) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(heatmap.rows)) for j in range(len(heatmap.columns))]
 
 
 def test_the_default_decimals_are_the_books_four():
     assert DEFAULTS["decimals"] == 4
-    heatmap = charts.Heatmap([[0.15, 0.2264]], ["a"], ["a", "b"], "weights", "w", "d")
-    spec = charts.make_heatmap(heatmap, decimals=DEFAULTS["decimals"])
+    heatmap = heatmap_chart.Heatmap([[0.15, 0.2264]], ["a"], ["a", "b"], "weights", "w", "d")
+    spec = heatmap_chart.make_heatmap(heatmap, decimals=DEFAULTS["decimals"])
     assert [r["text"] for r in records(spec)] == ["0.1500", "0.2264"]
 
 
 @pytest.mark.parametrize("decimals", [1, 4, 6])
 def test_weight_bars_and_line_charts_describe_themselves(decimals):
-    bars = plots.make_weight_bars(
+    bars = bars_and_curves.make_weight_bars(
         [0.15, 0.85], ["x", "y"], title="t", description="bars", decimals=decimals
     )
     assert bars["description"] == "bars"
     assert [r["text"] for r in records(bars)] == [f"{0.15:.{decimals}f}", f"{0.85:.{decimals}f}"]
     rows = [{"d": 1, "label": "none", "variance": 1.0}, {"d": 2, "label": "÷ d", "variance": 0.5}]
-    lines = plots.make_line_chart(rows, y="variance", y_title="v", title="t", description="l")
+    lines = bars_and_curves.make_line_chart(
+        rows, y="variance", y_title="v", title="t", description="l"
+    )
     assert lines["description"] == "l"
     assert lines["layer"][0]["encoding"]["color"]["legend"]["title"] == "scores"
 
 
 def test_masked_cells_are_grey_and_their_text_contrasts():
-    heatmap = charts.Heatmap(
+    heatmap = heatmap_chart.Heatmap(
         [[1.0, -math.inf]], ["a"], ["a", "b"], "scores", "s", "d", masked=[[False, True]]
     )
-    spec = charts.make_heatmap(heatmap, decimals=4)
+    spec = heatmap_chart.make_heatmap(heatmap, decimals=4)
     colour = layers(spec)[0]["encoding"]["color"]  # cells not shown as numbers are drawn grey
-    assert colour["condition"] == {"test": "datum.state != 'shown'", "value": charts.MASKED_GREY}
+    assert colour["condition"] == {
+        "test": "datum.state != 'shown'",
+        "value": colors.MASKED,
+    }
     masked = records(spec)[1]
     assert masked["text"] == "−∞" and masked["value"] is None
-    assert colors.contrast(masked["ink"], charts.MASKED_GREY) >= 4.5
+    assert colors.contrast(masked["ink"], colors.MASKED) >= 4.5
 
 
 def test_a_masked_weight_prints_the_cores_number_and_undef_when_its_row_is_zero_over_zero():
     # norm "sum" on all-zero scores divides 0 by 0: the core's whole row, masked keys too,
     # is nan; the chart used to print the masked cells as 0 (found by test_settings_sweep)
-    heatmap = charts.Heatmap(
+    heatmap = heatmap_chart.Heatmap(
         [[0.0, math.nan], [math.nan, math.nan]],
         ["a", "b"],
         ["a", "b"],
@@ -276,7 +287,9 @@ def test_a_masked_weight_prints_the_cores_number_and_undef_when_its_row_is_zero_
         "d",
         masked=[[False, True], [False, False]],
     )
-    cells = [(r["text"], r["state"]) for r in records(charts.make_heatmap(heatmap, decimals=4))]
+    cells = [
+        (r["text"], r["state"]) for r in records(heatmap_chart.make_heatmap(heatmap, decimals=4))
+    ]
     assert cells == [
         ("0.0000", "shown"),
         ("undef.", "masked"),
@@ -288,14 +301,14 @@ def test_a_masked_weight_prints_the_cores_number_and_undef_when_its_row_is_zero_
 @settings(max_examples=40, deadline=None)
 @given(heatmap=heatmaps())
 def test_each_cells_text_colour_contrasts_with_the_colour_drawn_under_it(heatmap):
-    spec = charts.make_heatmap(heatmap, decimals=4)
+    spec = heatmap_chart.make_heatmap(heatmap, decimals=4)
     scale = layers(spec)[0]["encoding"]["color"]["scale"]
     for record in records(spec):
         shown = record["state"] == "shown"
         under = (
             colors.interpolate(scale["range"], scale["domain"], record["shade"])
             if shown
-            else charts.MASKED_GREY
+            else colors.MASKED
         )
         assert colors.contrast(record["ink"], under) >= 4.5
 
@@ -305,9 +318,9 @@ def test_each_cells_text_colour_contrasts_with_the_colour_drawn_under_it(heatmap
 def test_a_cells_shade_places_its_value_between_the_low_and_high_the_legend_reads(
     heatmap, decimals
 ):
-    spec = charts.make_heatmap(heatmap, decimals=decimals)
+    spec = heatmap_chart.make_heatmap(heatmap, decimals=decimals)
     scale = layers(spec)[0]["encoding"]["color"]["scale"]
-    assert scale["domain"] == list(charts.SHADES) and scale["clamp"] is True
+    assert scale["domain"] == list(heatmap_chart.SHADES) and scale["clamp"] is True
     for record in records(spec):
         low, high = record["low"], record["high"]
         assert low < high
@@ -334,8 +347,10 @@ def test_a_cells_shade_places_its_value_between_the_low_and_high_the_legend_read
 def test_fitted_weight_colours_span_no_value_a_probability_cannot_take(values, low, high):
     """One token's single weight of 1 used to give a legend from 0.40 to 1.60."""
     labels = [f"t{i}" for i in range(len(values[0]))]
-    heatmap = charts.Heatmap(values, labels[:1], labels, kind="weights", title="w", description="d")
-    first = records(charts.make_heatmap(heatmap, decimals=4))[0]
+    heatmap = heatmap_chart.Heatmap(
+        values, labels[:1], labels, kind="weights", title="w", description="d"
+    )
+    first = records(heatmap_chart.make_heatmap(heatmap, decimals=4))[0]
     assert (first["low"], first["high"]) == pytest.approx((low, high))
 
 
@@ -352,8 +367,8 @@ def test_new_numbers_of_the_same_width_leave_the_spec_unchanged_but_its_data(fir
 
     def spec(values: list[float]) -> dict:
         grid = [values[i * 6 : i * 6 + 6] for i in range(6)]
-        built = charts.make_heatmap(
-            charts.Heatmap(grid, labels, labels, kind=kind, title="t", description="d"),
+        built = heatmap_chart.make_heatmap(
+            heatmap_chart.Heatmap(grid, labels, labels, kind=kind, title="t", description="d"),
             decimals=4,
         )
         return {k: v for k, v in built.items() if k != "data"}
@@ -364,7 +379,7 @@ def test_new_numbers_of_the_same_width_leave_the_spec_unchanged_but_its_data(fir
 def test_axis_and_legend_text_take_the_page_text_colour():
     # Streamlit's chart theme draws them in #808495 (3.7 : 1 on white, under WCAG AA).
     spec = {"mark": "rect", "config": {"axis": {"labelFontSize": 17, "labelColor": "#222222"}}}
-    themed = charts.with_text_color(spec, "#111111")
+    themed = heatmap_chart.with_text_color(spec, "#111111")
     assert themed["config"]["axis"] == {
         "labelFontSize": 17,
         "labelColor": "#222222",  # a chart's own choice stays
@@ -372,4 +387,4 @@ def test_axis_and_legend_text_take_the_page_text_colour():
     }
     assert themed["config"]["legend"] == {"labelColor": "#111111", "titleColor": "#111111"}
     assert spec["config"]["axis"] == {"labelFontSize": 17, "labelColor": "#222222"}  # a copy
-    assert charts.with_text_color(spec, None) is spec
+    assert heatmap_chart.with_text_color(spec, None) is spec

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.ui.page_files import PAGE_FILES, ROOT
 from tests.ui.vega import chart_specs, records
-from ui import charts, colors
+from ui.specs import colors
 
 MODES = (
     {},
@@ -32,7 +32,7 @@ def _cells(spec: dict, records: list[dict]) -> list[tuple[str, str, str]]:
     result = []
     for record in records:
         if record["value"] is None or record["value"] != record["value"]:  # None or NaN
-            background = charts.MASKED_GREY
+            background = colors.MASKED
         else:
             background = colors.interpolate(scale["range"], scale["domain"], record["shade"])
         result.append((record["text"], background, record["ink"]))

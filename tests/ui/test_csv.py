@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
-from attention_core.parsing import check_label
-from ui.panels import FORMULA_STARTS, csv_cell, matrix_csv
+from attention_core.knobs.text import check_label
+from ui.blocks.panels import FORMULA_STARTS, csv_cell, matrix_csv
 
 ROWS = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33]]
 

@@ -11,7 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from attention_core.embeddings import JOURNEY_TOKENS, JOURNEY_VALUES
-from attention_core.parsing import VALUE_LIMIT
+from attention_core.knobs.text import VALUE_LIMIT
 from tests.ui.apptest import (
     assert_clean,
     grid_key,
@@ -21,18 +21,18 @@ from tests.ui.apptest import (
     url_settings,
 )
 from tests.ui.oracle import check_numbers
-from ui import editor
+from ui.session import matrix_edits
 
 
 def test_row_positions_keep_the_order_with_added_rows_last():
     edits = {"deleted_rows": [0, 2, 9], "added_rows": [{"token": "a"}, {"token": "b"}]}
-    assert editor.row_positions(4, edits) == {
+    assert matrix_edits.row_positions(4, edits) == {
         ("row", 1): 0,
         ("row", 3): 1,
         ("added", 0): 2,
         ("added", 1): 3,
     }
-    assert editor.row_positions(2, None) == {("row", 0): 0, ("row", 1): 1}
+    assert matrix_edits.row_positions(2, None) == {("row", 0): 0, ("row", 1): 1}
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ MATRICES = st.lists(
 @example([[0.0, 0.0, 2.0**-24]])  # float formatting at 23 decimals reads back as its neighbour
 @example([[-0.0, 1e-7, -9.999999999999998]])
 def test_every_number_the_grid_shows_reads_back_as_exactly_that_number(rows):
-    columns = editor.text_columns(tuple(tuple(row) for row in rows))
+    columns = matrix_edits.text_columns(tuple(tuple(row) for row in rows))
     read = [[float(columns[c][r]) for c in range(3)] for r in range(len(rows))]
     assert read == rows  # exact, not rounded
     for column in columns:  # the points line up down each column
@@ -168,7 +168,7 @@ def test_each_column_has_its_own_decimals():
     """Found in Chromium: one precise number (0.123456) gave every column 6 decimals, so d3
     read 0.890000 and -10 read -10.000000; each column keeps the fewest it needs."""
     rows = ((0.3, 0.15, 0.89), (0.001, 0.123456, 0.66), (-10.0, 0.5, 0.55))
-    assert editor.text_columns(rows) == [
+    assert matrix_edits.text_columns(rows) == [
         ["0.300", "0.001", "-10.000"],
         ["0.150000", "0.123456", "0.500000"],
         ["0.89", "0.66", "0.55"],
@@ -225,17 +225,17 @@ def test_several_bad_cells_are_all_located_in_one_message():
     # fixed it met the next one only then.
     base = (JOURNEY_TOKENS, tuple(tuple(r) for r in JOURNEY_VALUES))
     bad = {1: {"d1": "abc", "d3": "nan"}, 2: {"d2": ""}, 4: {"token": "a,b", "d1": "1e999"}}
-    with pytest.raises(editor.AttentionInputError) as refused:
-        editor.apply_edits(*base, {"edited_rows": bad, "added_rows": [{"d1": "x"}]})
+    with pytest.raises(matrix_edits.AttentionInputError) as refused:
+        matrix_edits.apply_edits(*base, {"edited_rows": bad, "added_rows": [{"d1": "x"}]})
     assert str(refused.value) == (
         "row 2, column d1 is not a number written with the digits 0-9: 'abc'; 5 other cells "
         "cannot be read either: row 2, column d3; row 3, column d2; row 5, token; …"
     )
-    with pytest.raises(editor.AttentionInputError) as refused:
-        editor.apply_edits(*base, {"edited_rows": {0: {"d1": "abc"}, 5: {"d3": "2,5"}}})
+    with pytest.raises(matrix_edits.AttentionInputError) as refused:
+        matrix_edits.apply_edits(*base, {"edited_rows": {0: {"d1": "abc"}, 5: {"d3": "2,5"}}})
     assert str(refused.value).endswith("; 1 other cell cannot be read either: row 6, column d3")
-    with pytest.raises(editor.AttentionInputError) as refused:  # one bad cell: as before
-        editor.apply_edits(*base, {"edited_rows": {0: {"d1": "abc"}}})
+    with pytest.raises(matrix_edits.AttentionInputError) as refused:  # one bad cell: as before
+        matrix_edits.apply_edits(*base, {"edited_rows": {0: {"d1": "abc"}}})
     assert "other" not in str(refused.value)
 
 
@@ -244,7 +244,7 @@ def test_typed_weights_are_read_as_written_and_a_bad_one_is_named():
     at.radio(key="weights_from").set_value("typed").run()
     start = url_settings(at)["wq"]
     grid = "grid_wq_3"
-    assert at.data_editor(key=grid).value.iloc[0, 0] == editor.text_columns(start)[0][0]
+    assert at.data_editor(key=grid).value.iloc[0, 0] == matrix_edits.text_columns(start)[0][0]
     send_edits(at, {"edited_rows": {0: {"c1": "1e-1"}}}, grid)
     assert_clean(at)
     assert url_settings(at)["wq"][0] == (0.1, start[0][1])

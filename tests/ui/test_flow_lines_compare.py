@@ -17,12 +17,14 @@ from attention_core.compare import compare_weights, no_change_at, read_pin
 from attention_core.embeddings import display_labels
 from attention_core.flow import flow_numbers
 from attention_core.formatting import format_number
-from attention_core.settings import Settings, read_params
+from attention_core.knobs.links import read_params
+from attention_core.knobs.settings import Settings
 from tests.ui.vega import chart_specs, records
-from ui import compare_views, flow, lines, lines_view
-from ui.flow_layout import footprint
+from ui.blocks import compare, weights_view
+from ui.specs import flow_picture, lines
+from ui.specs.flow_layout import footprint
 
-MAIN = lines_view.MAIN_WIDTH
+MAIN = weights_view.MAIN_WIDTH
 ENTRY = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
 
@@ -104,7 +106,7 @@ def check_every_number(trace, query: int, head: int, spec: dict, decimals: int =
 def flow_spec(trace, query: int, head: int = 0, **options) -> dict:
     options = {"stage": 9, "decimals": 4, "max_width": MAIN, **options}
     numbers = flow_numbers(trace, query, head)
-    return flow.make_flow(numbers, display_labels(trace.tokens), trace.config, **options)
+    return flow_picture.make_flow(numbers, display_labels(trace.tokens), trace.config, **options)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +160,7 @@ def test_the_picture_reveals_one_stage_at_a_time():
     for stage in (1, 4, 9):
         spec = flow_spec(trace, 2, stage=stage)
         texts = picture_cells(spec)
-        fitted = flow.fit(
+        fitted = flow_picture.fit(
             flow_numbers(trace, 2),
             display_labels(trace.tokens),
             trace.config,
@@ -200,9 +202,11 @@ def test_the_picture_fits_the_column_and_nothing_overlaps(present, tokens, heads
     trace = trace_of(settings)
     numbers = flow_numbers(trace, tokens - 1, heads - 1)
     labels = display_labels(trace.tokens)
-    fitted = flow.fit(numbers, labels, trace.config, decimals=4, present=present, max_width=MAIN)
+    fitted = flow_picture.fit(
+        numbers, labels, trace.config, decimals=4, present=present, max_width=MAIN
+    )
     assert fitted.width <= MAIN
-    assert fitted.size.font >= flow.MIN_FONT
+    assert fitted.size.font >= flow_picture.MIN_FONT
     rectangles = {key: _rectangle(box, fitted.size) for key, box in fitted.boxes.items()}
     for (a, ra), (b, rb) in combinations(rectangles.items(), 2):
         apart = ra[2] <= rb[0] + 1 or rb[2] <= ra[0] + 1 or ra[3] <= rb[1] + 1 or rb[3] <= ra[1] + 1
@@ -213,7 +217,7 @@ def test_the_picture_fits_the_column_and_nothing_overlaps(present, tokens, heads
 @pytest.mark.parametrize(("present", "font"), [(False, 13), (True, 14)])
 def test_the_books_example_is_drawn_at_full_size(present, font):
     trace = trace_of(settings_of())
-    fitted = flow.fit(
+    fitted = flow_picture.fit(
         flow_numbers(trace, 1),
         display_labels(trace.tokens),
         trace.config,
@@ -238,20 +242,20 @@ def test_the_books_example_is_drawn_at_full_size(present, font):
 def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimals, printed, more):
     trace = trace_of(settings_of(d_out=d_out, **more))
     numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
-    on_screen = flow.fit(numbers, labels, trace.config, decimals=decimals, max_width=MAIN)
+    on_screen = flow_picture.fit(numbers, labels, trace.config, decimals=decimals, max_width=MAIN)
     assert on_screen.decimals == decimals  # a screen up close keeps every digit
-    fitted = flow.fit(
+    fitted = flow_picture.fit(
         numbers, labels, trace.config, decimals=decimals, present=True, max_width=MAIN
     )
     assert fitted.decimals == printed and fitted.width <= MAIN
-    assert fitted.size.font >= flow.PRESENT_MIN_FONT
-    spec = flow.picture(fitted, numbers, labels, 9)
+    assert fitted.size.font >= flow_picture.PRESENT_MIN_FONT
+    spec = flow_picture.picture(fitted, numbers, labels, 9)
     assert check_every_number(trace, 1, 0, spec, decimals=printed) > 20
     # The arrows' labels too ("× W_query", "softmax"): they were 2 px smaller, 10 px.
     sizes = {m["mark"].get("fontSize") for m in spec["layer"] if m["mark"]["type"] == "text"}
-    assert min(sizes) >= flow.PRESENT_MIN_FONT, sizes
-    assert fitted.size.arrow_font >= flow.PRESENT_MIN_FONT
-    smaller = max(on_screen.size.font - 2, flow.MIN_ARROW_FONT)  # on a screen: 2 px smaller
+    assert min(sizes) >= flow_picture.PRESENT_MIN_FONT, sizes
+    assert fitted.size.arrow_font >= flow_picture.PRESENT_MIN_FONT
+    smaller = max(on_screen.size.font - 2, flow_picture.MIN_ARROW_FONT)  # on a screen: 2 px smaller
     assert on_screen.size.arrow_font == smaller
 
 
@@ -277,7 +281,7 @@ def line_records(spec: dict) -> tuple[list[dict], list[dict]]:
 def test_lines_draw_kept_weights_by_width_leave_out_masked_and_dash_dropped():
     trace = trace_of(settings_of(d_out="4", heads="2", mask="causal", dropout="0.5"))
     labels = display_labels(trace.tokens)
-    spec = lines.make_lines(lines_view.lines_of(trace, labels, "t"), decimals=4)
+    spec = lines.make_lines(weights_view.lines_of(trace, labels, "t"), decimals=4)
     kept, dropped = line_records(spec)
     pairs = {(r["head"], r["query"], r["key"]) for r in kept + dropped}
     blocked = trace.blocked
@@ -312,7 +316,7 @@ def test_lines_draw_kept_weights_by_width_leave_out_masked_and_dash_dropped():
 def test_one_head_has_one_colour_and_no_legend_and_hover_is_bound_to_the_tokens():
     trace = trace_of(settings_of())
     spec = lines.make_lines(
-        lines_view.lines_of(trace, display_labels(trace.tokens), "t"), decimals=4, isolate=2
+        weights_view.lines_of(trace, display_labels(trace.tokens), "t"), decimals=4, isolate=2
     )
     assert spec["layer"][0]["encoding"]["color"] == {"value": lines.ONE_HEAD}
     params = {p["name"]: p for layer in spec["layer"] for p in layer.get("params", [])}
@@ -535,7 +539,7 @@ def test_another_examples_matrix_is_not_called_edited_and_its_tokens_are_whole()
     # Found by a review: "the embedding matrix (edited)" after another example was chosen,
     # and "the tokens: `Your,journey,starts,with,one,st…`" cut mid-word.
     first, second = settings_of(), settings_of(preset="montreal")
-    words = compare_views.change_words(first, second)
+    words = compare.change_words(first, second)
     assert "the embedding matrix" in words and not any("edited" in w for w in words)
     assert [w for w in words if w.startswith("the number of tokens")] == [
         "the number of tokens: 6 → 4"
@@ -546,14 +550,14 @@ def test_another_examples_matrix_is_not_called_edited_and_its_tokens_are_whole()
 def test_an_edited_cell_and_a_renamed_token_are_named_as_such():
     first = settings_of()
     rows = (tuple(v + 0.1 for v in first.rows[0]), *first.rows[1:])
-    words = compare_views.change_words(first, first.replace(rows=rows))
+    words = compare.change_words(first, first.replace(rows=rows))
     assert words == ["the embedding matrix (edited or replaced)"]
     tokens = ("Your", "trip", *first.tokens[2:])
-    assert compare_views.change_words(first, first.replace(tokens=tokens)) == [
+    assert compare.change_words(first, first.replace(tokens=tokens)) == [
         "token 2: `journey` → `trip`"
     ]
     renamed = first.replace(tokens=tuple(f"w{n}" for n in range(6)))
-    assert compare_views.change_words(first, renamed) == [
+    assert compare.change_words(first, renamed) == [
         "token 1: `Your` → `w0`; token 2: `journey` → `w1`; token 3: `starts` → `w2`; "
         "3 more tokens renamed"
     ]
@@ -562,5 +566,5 @@ def test_an_edited_cell_and_a_renamed_token_are_named_as_such():
 def test_a_new_number_of_tokens_is_said_once():
     first = settings_of(preset="random", num_tokens="5", d_in="3")
     second = settings_of(preset="random", num_tokens="7", d_in="3")
-    words = compare_views.change_words(first, second)
+    words = compare.change_words(first, second)
     assert sum("tokens" in w for w in words) == 1, words

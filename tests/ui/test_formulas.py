@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from attention_core import AttentionConfig, make_embeddings, preset_embeddings, run_attention
 from attention_core.explain import context_terms, score_terms
 from attention_core.formatting import format_number
-from ui import formulas
+from ui.specs import formulas
 
 NUMBER = re.compile(r"-?\d+\.\d+|\\text\{[^}]*\}")
 

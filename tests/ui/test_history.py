@@ -24,7 +24,7 @@ from tests.ui.apptest import (
 )
 from tests.ui.oracle import check_numbers
 from tests.ui.test_pages import snapshot
-from ui import state
+from ui.session import state
 
 
 def entry(at) -> tuple[str, dict[str, list[str]], tuple]:
@@ -117,7 +117,7 @@ def test_an_ordinary_run_is_not_a_history_navigation():
 
 
 def test_streamlit_still_marks_a_run_started_by_back_or_forward():
-    # ui.state reads the mark with getattr (a renamed attribute must not break a page): this
+    # ui.session.state reads the mark with getattr (a renamed attribute must not break a page): this
     # test is what notices when an upgrade renames it.
     fields = {f.name for f in dataclasses.fields(ScriptRunContext)}
     assert "is_history_navigation" in fields

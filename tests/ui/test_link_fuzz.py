@@ -17,8 +17,9 @@ import pytest
 from attention_core.compare import read_pin
 from attention_core.embeddings import JOURNEY_VALUES
 from attention_core.errors import AttentionInputError
-from attention_core.params import PARAMS
-from attention_core.settings import Settings, read_params
+from attention_core.knobs.links import read_params
+from attention_core.knobs.settings import Settings
+from attention_core.knobs.table import PARAMS
 from tests.ui.apptest import (
     PAGES,
     assert_clean,

@@ -10,9 +10,9 @@ import html
 import pytest
 
 from attention_core import run_attention
+from attention_core.knobs.links import read_params
+from attention_core.knobs.table import PARAMS
 from attention_core.lessons import mistakes_baseline
-from attention_core.params import PARAMS
-from attention_core.settings import read_params
 from tests.ui.apptest import (
     HOME,
     PAGES,
@@ -55,6 +55,8 @@ SHARED = {
     "head": "2",
 }
 LESSON = {
+    "0_Flow": {"stage": "6"},
+    "0_Compare": {"pin": "seed=7&mask=causal"},
     "2_Simplified_attention": {"input_scale": "3.5"},
     "3_Trainable_weights": {
         "weights_from": "typed",

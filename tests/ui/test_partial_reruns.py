@@ -1,4 +1,4 @@
-"""What a change redraws in the sidebar (``ui.controls.drawn``): the groups a partial rerun
+"""What a change redraws in the sidebar (``ui.session.controls.drawn``): the groups a partial rerun
 must redraw are exactly those whose widgets would be drawn differently (issue 16).
 
 The partial reruns themselves run only in a real server; they are tested in Chromium
@@ -7,9 +7,10 @@ The partial reruns themselves run only in a real server; they are tested in Chro
 
 from __future__ import annotations
 
-from attention_core.params import PARAMS
-from attention_core.settings import default_settings, settle
-from ui import controls
+from attention_core.knobs.settings import default_settings
+from attention_core.knobs.settle import settle
+from attention_core.knobs.table import PARAMS
+from ui.session import controls
 
 GROUPS = [group for group, _ in controls.GROUPS]
 

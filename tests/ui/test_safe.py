@@ -12,7 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from ui import colors, safe, tables
+from ui import safe
+from ui.specs import colors, tables
 
 MARKDOWN = MarkdownIt("commonmark").enable("table")
 SPECIALS = "`*_[]()!<>#|\\$~{}^%&:/@=+-\n\t "

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from attention_core.embeddings import preset_embeddings
-from attention_core.params import MAX_TOKENS, PARAMS
-from attention_core.settings import Settings
+from attention_core.knobs.param import MAX_TOKENS
+from attention_core.knobs.settings import MATRIX_PARAMS, Settings
+from attention_core.knobs.table import INPUT_PARAMS, PARAMS
 from tests.budget import examples
 from tests.ui.apptest import (
     HOME,
@@ -43,9 +44,10 @@ from tests.ui.apptest import (
 from tests.ui.oracle import check_numbers
 from tests.ui.strategies import LABELS, legal_links, value
 from tests.ui.test_pages import snapshot
-from ui import state
+from ui.session import state
 
-MATRIX_SOURCE = ("preset", "num_tokens", "d_in")
+# The widgets that choose the preset matrix (the matrix and its labels are typed, not chosen).
+MATRIX_SOURCE = tuple(name for name in INPUT_PARAMS if name not in MATRIX_PARAMS)
 NUMBERS = st.integers(-10_000, 10_000).map(lambda k: k / 1000)  # the grid's step is 0.001
 BAD_CELLS = (11.0, -10.5, None, "abc", float("inf"))
 BAD_LABELS = ("", "a,b", "x;y", "zero\u200bwidth", "L" * 21)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attention_core.params import MASK_STRATEGIES, PARAMS
+from attention_core.knobs.table import MASK_STRATEGIES, PARAMS
 from tests.budget import examples
 from tests.ui.apptest import PAGES, assert_clean, notices, open_page
 from tests.ui.oracle import check_numbers

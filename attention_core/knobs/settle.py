@@ -1,0 +1,170 @@
+"""Values that depend on each other brought into range, each change said in a notice: the
+focused token and the padding on the number of tokens, heads on the width of queries; values
+replaced for another's sake given back when they fit again; token positions moved with their
+tokens after an edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attention_core.knobs.param import Param
+from attention_core.knobs.settings import Notice, Settings, frozen_values
+from attention_core.knobs.table import PARAMS
+
+
+def query_width(values: Mapping[str, Any], d_in: int) -> int:
+    """How many numbers a query has: d_in without projections, else d_out (per head if wrapped)."""
+    if values["init"] == "identity":
+        return d_in
+    if values["heads_layout"] == "wrapper":
+        return values["heads"] * values["d_out"]
+    return values["d_out"]
+
+
+def head_choices(values: Mapping[str, Any], d_in: int) -> list[int]:
+    """Head counts that fit: they divide the width of queries (wrapped heads always fit)."""
+    low, high = (int(v) for v in PARAMS["heads"].limits())
+    if values["heads_layout"] == "wrapper" and values["init"] != "identity":
+        return list(range(low, high + 1))
+    width = query_width(values, d_in)
+    return [h for h in range(low, high + 1) if width % h == 0]
+
+
+def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
+    """Bring values that depend on the tokens or on each other into range, saying what changed."""
+    values = dict(settings.values)
+    notices: list[Notice] = []
+    count = settings.num_tokens
+    for name, param in PARAMS.items():
+        if param.tokens not in ("index", "count") or name not in values:
+            continue
+        low, high = param.limits(count)
+        if not low <= values[name] <= high:
+            used = int(min(max(values[name], low), high))
+            # A default (focus on token 2, a lesson's change token 6) is no one's choice: it
+            # is brought in silently (a link with one token never asked for token 2).
+            given = values[name] != param.default
+            if given and _matters(param, values):
+                notices.append(Notice(name, _token_problem(param, values[name], count), str(used)))
+            values[name] = used
+    choices = head_choices(values, settings.d_in)
+    if values["heads"] not in choices:
+        used = max(h for h in choices if h <= values["heads"])
+        width = query_width(values, settings.d_in)
+        notices.append(
+            Notice(
+                "heads",
+                f"heads must divide the width of queries: {width} is not divisible by "
+                f"{values['heads']}",
+                str(used),
+            )
+        )
+        values["heads"] = used
+    if values["head"] > values["heads"]:  # which head a page shows
+        heads = values["heads"]
+        notices.append(
+            Notice(
+                "head",
+                f"head: there is no head {values['head']} with {heads} head{'s' * (heads > 1)}",
+                str(heads),
+            )
+        )
+        values["head"] = heads
+    return Settings(frozen_values(values), settings.tokens, settings.rows), notices
+
+
+# A value ``settle`` replaced for another setting's sake (2 heads while d_out is 5): kept as
+# (asked, used) so that it comes back when that setting allows it again (d_out 6).
+RESTORABLE = ("heads", "head")
+
+
+Wishes = Mapping[str, tuple[Any, Any]]
+
+
+def restore(settings: Settings, wishes: Wishes) -> tuple[Settings, list[Notice], dict]:
+    """Give back each value ``settle`` replaced once it fits again, saying so; a wish is
+    forgotten once its setting holds another value than the one used for it (the learner
+    chose). Returns the settings, the notices and the wishes still waiting."""
+    notices: list[Notice] = []
+    waiting: dict[str, tuple[Any, Any]] = {}
+    for name, (asked, used) in wishes.items():  # heads before head: head fits with heads
+        if settings[name] != used:
+            continue
+        wished = settings.replace(**{name: asked})
+        if settle(wished)[0][name] == asked:
+            settings = wished
+            notices.append(
+                Notice(name, f"{name}: the {asked} chosen before fits again", str(asked))
+            )
+        else:
+            waiting[name] = (asked, used)
+    return settings, notices, waiting
+
+
+def wishes_after(
+    before: Settings, after: Settings, notices: Sequence[Notice], waiting: Wishes
+) -> dict[str, tuple[Any, Any]]:
+    """The wishes still waiting and those ``settle`` made by replacing ``before``'s values."""
+    wishes = dict(waiting)
+    for notice in notices:
+        name = notice.param
+        if name in RESTORABLE and before[name] != after[name]:
+            asked = wishes[name][0] if name in wishes else before[name]  # the first wish
+            wishes[name] = (asked, after[name])
+    return {name: wishes[name] for name in RESTORABLE if name in wishes}
+
+
+def follow_tokens(
+    settings: Settings, moved: Mapping[int, int | None], before: Sequence[str]
+) -> tuple[Settings, list[Notice]]:
+    """The settings with every token position (the focused token, the lines' token...) moved
+    with its token, after an edit that deleted or added rows; a setting whose own token was
+    deleted moves to the token that took its place (the last one when none did) or, for a
+    position where 0 means every token, back to every token, and says so.
+
+    Args:
+        settings: the settings after the edit, positions still as they were before it.
+        moved: each token's 0-based row before the edit -> its row after (None: deleted).
+        before: the token labels before the edit (a notice names the deleted one).
+    """
+    changes: dict[str, int] = {}
+    notices: list[Notice] = []
+    for name, param in PARAMS.items():
+        if param.tokens not in ("index", "position") or name not in settings.values:
+            continue
+        row = int(settings[name]) - 1
+        if row not in moved:  # every token (0), or beyond the matrix: settle() decides
+            continue
+        now = moved[row]
+        if now is not None:
+            if now != row:
+                changes[name] = now + 1
+            continue
+        kept_above = sum(1 for old, new in moved.items() if old < row and new is not None)
+        used = 0 if param.tokens == "position" else min(kept_above, settings.num_tokens - 1) + 1
+        changes[name] = used
+        # A lesson's own default (change token 6) is no one's choice: it moves silently.
+        given = param.scope != "lesson" or settings[name] != param.default
+        if given and _matters(param, settings.values):
+            what = f"{name}: token {row + 1} ({before[row]}) was deleted"
+            if used == 0:
+                notices.append(Notice(name, f"{what}, so every token's lines are shown"))
+            else:
+                notices.append(Notice(name, what, f"{used} ({settings.tokens[used - 1]})"))
+    return (settings.replace(**changes) if changes else settings), notices
+
+
+def _matters(param: Param, values: Mapping[str, Any]) -> bool:
+    if param.only_when is None:
+        return True
+    other, wanted = param.only_when
+    return values.get(other) == wanted
+
+
+def _token_problem(param: Param, asked: int, count: int) -> str:
+    tokens = f"{count} token{'s' if count != 1 else ''}"
+    if param.tokens == "index":
+        return f"{param.name}: there is no token {asked} (the matrix has {tokens})"
+    return f"{param.name}: {asked} is more than the {tokens} of the matrix"

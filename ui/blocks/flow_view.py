@@ -1,0 +1,223 @@
+"""The Flow page's blocks: the step control, the picture, the stage in words, its numbers.
+
+Numbers come from ``attention_core.flow.flow_numbers`` (read from the trace, never recomputed)
+and go through the page's one format.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core import AttentionTrace
+from attention_core.flow import FlowNumbers, flow_numbers
+from attention_core.knobs.table import FLOW_STAGES
+from ui import safe
+from ui.blocks import focus_panel, heatmaps, sentences
+from ui.blocks.weights_view import MAIN_WIDTH
+from ui.session import controls, kept_widgets, state
+from ui.session.run_order import Page
+from ui.specs import flow_picture, tables
+
+# A presentation clicker sends PageUp/PageDown (or the arrow keys): two more buttons with those
+# shortcuts, hidden, since the visible Previous/Next already say what they do.
+CLICKER_CSS = ".st-key-flow_clicker { display: none; }"
+
+
+def show_stepper(page: Page) -> int:
+    """Previous and Next (also ← and →, PageUp and PageDown), and the stage by name.
+
+    The buttons have no arrow icons: Streamlit already shows each one's key, an arrow.
+    """
+    stage = int(page.settings["stage"])
+    last = len(FLOW_STAGES)
+    back, pick, forward = st.columns([1, 2.4, 1], vertical_alignment="bottom")
+    with back:
+        st.button(
+            "Previous",
+            key="stage_previous",
+            shortcut="Left",
+            disabled=stage <= 1,
+            on_click=state.step_value,
+            args=("stage", -1),
+            width="stretch",
+        )
+    with pick:
+        controls.widget("stage", page.settings, label_visibility="collapsed")
+    with forward:
+        st.button(
+            "Next",
+            key="stage_next",
+            shortcut="Right",
+            disabled=stage >= last,
+            on_click=state.step_value,
+            args=("stage", 1),
+            width="stretch",
+            type="primary",
+        )
+    with st.container(key="flow_clicker"):
+        for key, shortcut, by in (
+            ("stage_page_up", "PageUp", -1),
+            ("stage_page_down", "PageDown", 1),
+        ):
+            st.button(
+                shortcut, key=key, shortcut=shortcut, on_click=state.step_value, args=("stage", by)
+            )
+    st.html(f"<style>{CLICKER_CSS}</style>")
+    return stage
+
+
+def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowNumbers | None:
+    """The picture up to ``stage``, what this stage does in words, and its numbers on request."""
+    numbers = page.call(flow_numbers, trace, page.query, head)
+    if numbers is None:
+        return None
+    fitted = flow_picture.fit(
+        numbers,
+        page.labels,
+        trace.config,
+        decimals=page.decimals,
+        present=page.present,
+        max_width=MAIN_WIDTH,
+    )
+    spec = flow_picture.picture(fitted, numbers, page.labels, stage)
+    st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key="flow_picture", width="content")
+    if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
+        st.caption(
+            heatmaps.rounding_note(
+                "The picture", fitted.decimals, page.decimals, "*Show as tables*"
+            )
+        )
+    with st.container(key="flow_stage_text"):
+        st.markdown(stage_sentence(page, trace, numbers, stage))
+    with kept_widgets.section("Show as tables", "flow_tables") as tables_open:
+        if tables_open.open:
+            st.markdown(flow_tables(page, trace, numbers))
+    return numbers
+
+
+def _named(page: Page, j: int) -> str:
+    return safe.md(page.labels[j], 24)
+
+
+def _all_named(page: Page, positions: list[int]) -> str:
+    return sentences.listing([_named(page, j) for j in positions])
+
+
+def _each(positions: list[int]) -> str:
+    return " each" if len(positions) > 1 else ""
+
+
+def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stage: int) -> str:
+    """What the current stage does, with its numbers (Markdown, labels escaped)."""
+    i, n = numbers.query, page.number
+    me = f"{_named(page, i)} (x{flow_picture.sup(i)})"
+    top_scores = sentences.strongest(page, numbers.scores)
+    top_score = top_scores[0]
+    config = trace.config
+    blocked = [j for j, a in enumerate(numbers.allowed) if not a]
+    texts = {
+        1: f"**Stage 1.** The focused token {me} is row {i + 1} of X: "
+        f"{page.vector(list(numbers.inputs[i]))}.",
+        2: f"**Stage 2.** Its query q{flow_picture.sup(i)} = x{flow_picture.sup(i)} · W_query = "
+        f"{page.vector(list(numbers.query_vector))}; every row of X times W_key and W_value "
+        "gives that token's key and value (the rows of K and V).",
+        3: f"**Stage 3.** q{flow_picture.sup(i)} meets every row j of K: the largest score is with "
+        f"{_all_named(page, top_scores)}, {n(numbers.scores[top_score])}{_each(top_scores)}.",
+        4: "**Stage 4.** No scaling: the scores pass unchanged."
+        if config.scaling == "none"
+        else f"**Stage 4.** Every score is divided by {n(numbers.scale_divisor)}: "
+        f"{n(numbers.scores[top_score])} becomes {n(numbers.scaled[top_score])}.",
+        5: "**Stage 5.** No mask: every key may be attended to."
+        if not blocked
+        else f"**Stage 5.** The {config.mask} mask hides {len(blocked)} of the keys: "
+        + ", ".join(_named(page, j) for j in blocked[:6])
+        + (" …" if len(blocked) > 6 else "")
+        + ".",
+        6: f"**Stage 6.** {flow_picture.NORM[config.norm].capitalize()} turns the row into weights "
+        f"that sum to {n(float(trace.diagnostics.row_sums[numbers.head, i]))}.",
+        7: _dropout_sentence(page, trace, numbers),
+        8: f"**Stage 8.** z{flow_picture.sup(i)} = Σⱼ αⱼ v⁽ʲ⁾ = "
+        f"{page.vector(list(numbers.head_context))}: "
+        f"{_attends(page, me, numbers, config.dropout_active)}.",
+        9: _output_sentence(page, numbers),
+    }
+    return texts[stage]
+
+
+def _attends(page: Page, me: str, numbers: FlowNumbers, dropout_active: bool) -> str:
+    """Whom the focused token attends to most, or why no key is named."""
+    weights = list(numbers.after_dropout)
+    why = sentences.no_key_attended(weights, numbers.allowed, dropout_active)
+    if why is not None:
+        return f"{me} has {why}"
+    top = sentences.strongest(page, weights)
+    weight = page.number(weights[top[0]]) + _each(top)
+    return f"{me} attends most to {_all_named(page, top)} ({weight})"
+
+
+def _dropout_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers) -> str:
+    if not trace.config.dropout_active:
+        return (
+            "**Stage 7.** Dropout is off (rate 0, or evaluation mode): the weights pass unchanged."
+        )
+    dropped = sum(1 for kept in numbers.kept if not kept)
+    return (
+        f"**Stage 7.** Dropout (p = {trace.config.dropout:g}) zeroes {dropped} of this row's "
+        f"weights (✕) and multiplies the others by {page.number(numbers.dropout_factor)}."
+    )
+
+
+def _output_sentence(page: Page, numbers: FlowNumbers) -> str:
+    output = page.vector(list(numbers.output))
+    if numbers.num_heads == 1 and numbers.W_out is None:
+        return (
+            "**Stage 9.** One head and no output projection: the output of "
+            f"{_named(page, numbers.query)} is z itself, {output}."
+        )
+    heads = f"the {numbers.num_heads} heads' outputs side by side" if numbers.num_heads > 1 else "z"
+    projection = " times W_out plus b" if numbers.W_out is not None else ""
+    return f"**Stage 9.** The output is {heads}{projection}: {output}."
+
+
+def flow_tables(page: Page, trace: AttentionTrace, numbers: FlowNumbers) -> str:
+    """Every number of the picture, uncut, as Markdown tables."""
+    labels = page.labels
+    fmt = page.number
+
+    def grid(matrix, rows, prefix: str) -> str:
+        values = [[fmt(v) for v in row] for row in matrix]
+        columns = [f"{prefix}{c + 1}" for c in range(len(values[0]))]
+        return tables.matrix_table(values, rows, columns, "", labelled_columns=False)
+
+    dims = [f"x·{r + 1}" for r in range(len(numbers.inputs[0]))]
+    parts = ["**X**", grid(numbers.inputs, labels, "d")]
+    for name in ("W_query", "W_key", "W_value"):
+        bias = getattr(numbers, "b_" + name[2:])
+        rows = list(getattr(numbers, name)) + ([bias] if bias is not None else [])
+        parts += [f"**{name}**", grid(rows, dims + (["b"] if bias is not None else []), "c")]
+    parts += ["**K**", grid(numbers.keys, labels, "k"), "**V**", grid(numbers.values, labels, "v")]
+    parts += [
+        f"**The row of query {numbers.query + 1}**",
+        focus_panel.focus_rows(page, trace, numbers.head),
+    ]
+    vectors = [
+        ("q", numbers.query_vector),
+        ("z (this head)", numbers.head_context),
+        ("heads side by side", numbers.context),
+        ("output", numbers.output),
+    ]
+    parts.append(
+        tables.markdown_table(
+            ["vector", "numbers"],
+            [[name, page.vector(list(v))] for name, v in vectors],
+            labelled_rows=False,
+        )
+    )
+    if numbers.W_out is not None:
+        rows = list(numbers.W_out) + ([numbers.b_out] if numbers.b_out is not None else [])
+        names = [f"c{r + 1}" for r in range(len(numbers.W_out))]
+        parts += [
+            "**W_out**",
+            grid(rows, names + (["b"] if numbers.b_out is not None else []), "o"),
+        ]
+    return "\n\n".join(parts)

@@ -1,0 +1,215 @@
+"""Heatmaps drawn from one trace: the weights, the scores and vectors, one by one or side by
+side, each with its numbers as a table on request.
+
+Each ``show_*`` draws with ``st`` calls; the numbers come from the trace (no tensor arithmetic
+here) and every number goes through the page's one format.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import streamlit as st
+import torch
+from streamlit.delta_generator import DeltaGenerator
+
+from attention_core import AttentionTrace
+from attention_core.formatting import format_number
+from ui import safe
+from ui.session import kept_widgets
+from ui.session.run_order import Page
+from ui.specs import heatmap_chart, tables
+
+SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
+
+CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pixels)
+
+
+def difference(value: float) -> str:
+    """A largest difference in scientific notation (1.2e-08); an undefined one in words."""
+    return f"{value:.1e}" if math.isfinite(value) else format_number(value)
+
+
+def vega_spec(spec: dict) -> dict:
+    """A chart's spec as the app sends it: axis and legend text in the theme's text colour
+    (.streamlit/config.toml), records as an Arrow table (``ui.specs.heatmap_chart``)."""
+    return heatmap_chart.with_table(
+        heatmap_chart.with_text_color(spec, st.get_option("theme.textColor"))
+    )
+
+
+def nonzero(page: Page, value: float) -> str:
+    """A number in the app's format, or in scientific notation (2.8e-06) when that format
+    would round a number that is not 0 to 0 (a leak must not read 0.0000)."""
+    text = page.number(value)
+    rounded_away = value != 0 and math.isfinite(value) and round(value, page.decimals) == 0
+    return difference(value) if rounded_away else text
+
+
+def matrix_values(matrix: torch.Tensor) -> list[list[float]]:
+    """A 2-D tensor as nested floats (chart data)."""
+    return [[float(v) for v in row] for row in matrix.tolist()]
+
+
+def show_heatmap(
+    page: Page,
+    heatmap: heatmap_chart.Heatmap,
+    key: str,
+    max_width: int = CONTENT_WIDTH,
+    table: bool = True,
+) -> None:
+    """One heatmap, what its colours mean, and (unless ``table`` is False: the caller shows
+    it) its numbers as a table on request."""
+    decimals = heatmap_chart.shown_decimals(
+        heatmap, decimals=page.decimals, present=page.present, max_width=max_width
+    )
+    spec = heatmap_chart.make_heatmap(
+        heatmap, decimals=decimals, present=page.present, max_width=max_width
+    )
+    st.vega_lite_chart(spec=vega_spec(spec), key=key, width="content")
+    if decimals < page.decimals:
+        st.caption(rounding_note("This chart", decimals, page.decimals, "its table"))
+    if table:
+        show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
+
+
+def rounding_note(what: str, shown: int, decimals: int, tables: str) -> str:
+    """Why a projected picture prints fewer decimals than the page's, and where they all are."""
+    return (
+        f"{what} rounds to {shown} decimals so that its type stays large enough to read when "
+        f"projected; {tables} gives every number to {decimals}."
+    )
+
+
+def show_tables(
+    page: Page, heatmaps: Sequence[tuple[heatmap_chart.Heatmap, str]], label: str, key: str
+) -> None:
+    """The heatmaps' numbers as tables, built only when the learner opens them; each named
+    by its chart's title when there are several."""
+    with kept_widgets.section(label, key) as tables_open:
+        if tables_open.open:
+            for heatmap, _ in heatmaps:
+                if len(heatmaps) > 1:
+                    st.markdown(safe.md(heatmap.title, 80))
+                st.markdown(tables.heatmap_table(heatmap, page.decimals))
+
+
+def hidden_weights(trace: AttentionTrace) -> list[list[bool]] | None:
+    """The (query, key) pairs the mask gives no weight, to draw as masked; None when none.
+
+    Multiplying the scores by the mask (a pitfall) leaves weight on hidden keys, so under that
+    strategy nothing is drawn as masked: the weight it leaves is shown.
+    """
+    if trace.config.mask_strategy == "zero_scores" or not bool(trace.blocked.any()):
+        return None
+    return trace.blocked.tolist()
+
+
+def weights_heatmap(
+    page: Page, trace: AttentionTrace, head: int = 0, title: str = "attention weights"
+) -> heatmap_chart.Heatmap:
+    """The weights after dropout of one head: rows are queries, columns keys."""
+    labels = page.labels
+    dropped = trace.dropped[head].tolist() if trace.config.dropout_active else None
+    rows_sum = "each row sums to 1" if not trace.config.dropout_active else "after dropout"
+    return heatmap_chart.Heatmap(
+        matrix_values(trace.weights_after_dropout[head]),
+        labels,
+        labels,
+        kind="weights",
+        title=title,
+        description=f"Attention weights, {len(labels)} queries × {len(labels)} keys, {rows_sum}.",
+        masked=hidden_weights(trace),
+        dropped=dropped,
+        scale=page.settings["weight_scale"],
+    )
+
+
+def scores_heatmap(page: Page, trace: AttentionTrace, head: int = 0) -> heatmap_chart.Heatmap:
+    """The scaled, masked scores of one head (−∞ where the mask hides a key)."""
+    labels = page.labels
+    scaling = SCALING_TEXT[trace.config.scaling]
+    masked = trace.blocked.tolist() if trace.config.mask_strategy == "neg_inf" else None
+    return heatmap_chart.Heatmap(
+        matrix_values(trace.masked_scores[head]),
+        labels,
+        labels,
+        kind="scores",
+        title=f"scores q·k{scaling}",
+        description=f"Scores{scaling}, {len(labels)} queries × {len(labels)} keys.",
+        masked=masked if masked is not None and bool(trace.blocked.any()) else None,
+    )
+
+
+def vectors_heatmap(
+    page: Page,
+    matrix: torch.Tensor,
+    prefix: str,
+    title: str,
+    description: str,
+    row_names: Sequence[str] | None = None,
+) -> heatmap_chart.Heatmap:
+    """One vector per row: per token (queries, keys, values, context) or per input number."""
+    columns = [f"{prefix}{c + 1}" for c in range(matrix.shape[1])]
+    return heatmap_chart.Heatmap(
+        matrix_values(matrix),
+        list(row_names) if row_names is not None else page.labels,
+        columns,
+        kind="values",
+        title=title,
+        description=description,
+    )
+
+
+def halves(
+    page: Page, heatmap: heatmap_chart.Heatmap
+) -> tuple[DeltaGenerator, DeltaGenerator, int]:
+    """Two columns when ``heatmap`` fits half the width at full size, else two rows; and the
+    width a chart has in one of them (a chart in rows keeps the full width: in presentation
+    mode, its type at full size)."""
+    half = column_width(CONTENT_WIDTH, 2)
+    if heatmap_chart.fits(heatmap, decimals=page.decimals, present=page.present, max_width=half):
+        left, right = st.columns(2)
+        return left, right, half
+    return st.container(), st.container(), CONTENT_WIDTH
+
+
+def column_width(width: int, count: int) -> int:
+    """The width of one of ``count`` columns sharing ``width`` (Streamlit's gap is 1 rem)."""
+    return (width - 16 * (count - 1)) // count
+
+
+def show_side_by_side(
+    page: Page,
+    heatmaps: Sequence[tuple[heatmap_chart.Heatmap, str]],
+    width: int = CONTENT_WIDTH,
+    per_row: int | None = None,
+) -> list:
+    """Heatmaps in rows of ``per_row`` (all in one row by default), fewer per row when they
+    would not fit at full size; returns one container per heatmap, for what goes under it."""
+    heatmaps = heatmap_chart.share_fitted_range(heatmaps)
+    per_row = per_row or len(heatmaps)
+    while per_row > 1 and not all(
+        heatmap_chart.fits(
+            h,
+            decimals=page.decimals,
+            present=page.present,
+            max_width=column_width(width, per_row),
+            shrink=2,
+        )
+        for h, _ in heatmaps
+    ):
+        per_row -= 1
+    holders = []
+    for start in range(0, len(heatmaps), per_row):
+        row = heatmaps[start : start + per_row]
+        columns = st.columns(per_row) if per_row > 1 else [st.container() for _ in row]
+        for column, (heatmap, key) in zip(columns, row, strict=False):
+            with column:
+                width_each = column_width(width, per_row)
+                show_heatmap(page, heatmap, key, max_width=width_each, table=per_row == 1)
+            holders.append(column)
+        if per_row > 1:  # a table is wider than its chart: the row's tables go under the row
+            show_tables(page, row, "Show these as tables", f"{row[0][1]}_tables")
+    return holders

@@ -1,0 +1,102 @@
+"""The frame of every page: title, what it uses, notices, predict-then-reveal, and the link
+at the foot of the sidebar.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from attention_core import AttentionTrace
+from attention_core.knobs.table import PARAMS
+from ui.blocks import sentences
+from ui.session import state
+from ui.session.run_order import Page
+
+# The lessons cite the notebooks the app grew from as "seed 000" to "seed 004" (a review: a
+# learner cannot know what they are).
+SEEDS_NOTE = "“Seed 000” to “seed 004” name the five notebooks these lessons were written from."
+
+
+def show_header(
+    page: Page,
+    title: str,
+    intro: str = "",
+    result: AttentionTrace | None = None,
+    announce: bool = True,
+) -> None:
+    """Title, what the page takes from the sidebar, the run's notices, and the introduction.
+
+    The hidden live region states the focused query's result in ``result``: the run the page
+    shows (the sidebar's by default). A page that knows its run only later passes
+    ``announce=False`` and calls :func:`sentences.announce` itself.
+    """
+    with show_title(page, title, intro):
+        show_status(page, result, announce)
+
+
+def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
+    """Title, what the page takes from the sidebar and the introduction, with an empty slot
+    (returned) between them for :func:`show_status`, which a page's views fragment fills."""
+    st.title(title)
+    uses = f"Uses {page.info.uses}."
+    if page.info.ignores:
+        uses += f" Ignores {page.info.ignores}."
+    if title[:1].isdigit():  # a lesson: its text cites the notebooks by number
+        uses += f" {SEEDS_NOTE}"
+    st.caption(uses)
+    slot = st.container()
+    if intro and not page.present:
+        st.markdown(intro)
+    return slot
+
+
+def show_status(page: Page, result: AttentionTrace | None = None, announce: bool = True) -> None:
+    """The run's notices and the live region that states the result of ``result``."""
+    show_notices(page)
+    if announce and not page.info.words:
+        shown = result or page.trace
+        sentences.announce(page, shown, page.head(shown))
+
+
+def show_notices(page: Page) -> None:
+    """Problems with the link, a clash between settings, or an edit that was refused."""
+    for text in page.notices:
+        st.warning(text, icon=":material/info:")
+
+
+def predict(question: str, answer: str, key: str) -> None:
+    """Ask first; the answer is not on the page until the learner clicks."""
+    st.markdown(f"**Predict, then reveal.** {question}")
+    if state.is_revealed(key):
+        st.success(answer, icon=":material/lightbulb:")
+    else:
+        st.button("Reveal the answer", key=f"reveal_{key}", on_click=state.reveal, args=(key,))
+
+
+def link_slot() -> DeltaGenerator:
+    """The foot of the sidebar: what the link to this view is, and a slot for the link."""
+    with st.sidebar:
+        st.markdown(
+            "**Link to this view**  \nThe same numbers on any machine: copy it with the button "
+            "at its right."
+        )
+        return st.container()
+
+
+def finish(page: Page, slot: DeltaGenerator | None = None) -> None:
+    """Write the view into the URL and give, at the foot of the sidebar, the link to it
+    (in ``slot`` from :func:`link_slot` when the page made one before)."""
+    settings = state.current_settings()  # with anything the page recorded since it began
+    state.sync_url(settings, page.info.key)
+    with slot if slot is not None else link_slot():
+        st.code(
+            state.share_link(settings, page.info.key, page.info.url_path),
+            language=None,
+            wrap_lines=True,
+        )
+
+
+def label_of(name: str) -> str:
+    """A setting's name in the learner's words."""
+    return PARAMS[name].label

@@ -1,0 +1,63 @@
+"""Widgets that keep what the learner did with them across reruns and pages.
+
+Folded sections (:func:`section`) are built only when open and stay as the learner left them.
+Streamlit forgets an expander's state in a run that does not draw it: the weights' table
+section while the lines are shown, "Every number of this row" while another tab is open, any
+section while the learner is on another page. The open state is kept in the session instead,
+for each page, and given back when the section is drawn again.
+
+Small editable grids (:func:`stable_grid`) keep every edit: they are drawn from a start that
+changes only on purpose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from ui.session import state
+
+_OPEN = "_open_sections"  # (page, key) of each section the learner left open
+
+
+def section(label: str, key: str) -> DeltaGenerator:
+    """A folded section whose ``.open`` says whether to build its content; opening or closing
+    it reruns the page. Use it as ``with section(...) as s: if s.open: ...``."""
+    ctx = get_script_run_ctx()
+    mine = (ctx.page_script_hash if ctx else "", key)  # pages may share a section's key
+    kept: set[tuple[str, str]] = state.recall(_OPEN) or set()
+    if key not in st.session_state and mine in kept:
+        st.session_state[key] = True  # drawn again after a run without it: open as it was
+    drawn = st.expander(label, key=key, on_change="rerun")
+    state.remember(_OPEN, kept | {mine} if drawn.open else kept - {mine})
+    return drawn
+
+
+def stable_grid(key: str, start: Callable[[], pd.DataFrame], **options: object) -> pd.DataFrame:
+    """An ``st.data_editor`` whose starting table stays the same while the learner edits it.
+
+    The browser sends edits relative to the table the grid was drawn from, and a grid drawn
+    from another table is another widget, which would lose the next edit. So the start is
+    computed only when the grid is not in the browser yet (first run, or back from another
+    page) and kept until then. After the browser's Back or Forward the grid is another one
+    (``state.grid_key``), started from the link the browser went to.
+    """
+    key = state.grid_key(key)
+    base_key = f"_grid_start_{key}"
+    if not state.has_state(key) or state.recall(base_key) is None:
+        state.remember(base_key, start())
+    return st.data_editor(state.recall(base_key), key=key, **options)
+
+
+def number_column(label: str) -> object:
+    """A grid column of numbers the learner types as text, right-aligned like numbers.
+
+    The grid's number cells silently drop what is not a digit, a minus sign or a point
+    (``1e-3`` reached the server as -13, ``0,5`` as 5); a text cell sends what was typed,
+    and the server parses it strictly (``ui.session.matrix_edits``).
+    """
+    return st.column_config.TextColumn(label, default="0", required=True, alignment="right")

@@ -1,0 +1,142 @@
+"""The pages of the app, in the order the lessons teach, and what each one uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """One page: its file, its name in the navigation, its icon and what it takes from the
+    sidebar (``uses``) or deliberately leaves out (``ignores``).
+
+    ``icon`` (a Material symbol) is drawn from the font Streamlit serves itself; the browser
+    tab's ``favicon`` is an emoji, which Streamlit draws inline. A Material favicon would be
+    fetched from Google's servers on every visit.
+    """
+
+    path: str
+    title: str
+    icon: str
+    favicon: str
+    uses: str
+    ignores: str = ""
+    words: bool = False  # its tokens are the words of sentences, not the learner's matrix
+
+    @property
+    def key(self) -> str:
+        """The page's id: its file name without folder and extension."""
+        return self.path.rsplit("/", 1)[-1].removesuffix(".py")
+
+    @property
+    def url_path(self) -> str:
+        """The page's path in the browser ("" for the home page)."""
+        if self.path == "streamlit_app.py":
+            return ""
+        return self.key.split("_", 1)[1]
+
+
+PAGES = (
+    PageInfo(
+        "streamlit_app.py",
+        "Playground",
+        ":material/science:",
+        "🧪",
+        "every setting in the sidebar",
+    ),
+    PageInfo(
+        "pages/0_Flow.py",
+        "Flow of one token",
+        ":material/route:",
+        "➡️",
+        "every setting in the sidebar and the focused token",
+    ),
+    PageInfo(
+        "pages/0_Compare.py",
+        "Compare A and B",
+        ":material/compare:",
+        "⚖️",
+        "every setting in the sidebar as B, and the settings pinned as A",
+    ),
+    PageInfo(
+        "pages/1_Embeddings.py",
+        "1 · Embeddings",
+        ":material/scatter_plot:",
+        "📍",
+        "the matrix and the focused token; only the dashed context vector uses the other settings",
+    ),
+    PageInfo(
+        "pages/2_Simplified_attention.py",
+        "2 · Simplified attention",
+        ":material/functions:",
+        "➗",
+        "the matrix and the focused token",
+        "d_out, the weights, scaling, mask and dropout: simplified attention has no weights",
+    ),
+    PageInfo(
+        "pages/3_Trainable_weights.py",
+        "3 · Trainable weights",
+        ":material/tune:",
+        "🎛️",
+        "every setting in the sidebar; typed weights replace d_out, heads, W init and seed",
+    ),
+    PageInfo(
+        "pages/4_Scaling.py",
+        "4 · Scaling",
+        ":material/straighten:",
+        "📏",
+        "the matrix, the weights and the mask; it compares all three scalings itself",
+        "the sidebar's scaling and dropout",
+    ),
+    PageInfo(
+        "pages/5_Causal_mask.py",
+        "5 · Causal mask",
+        ":material/visibility_off:",
+        "🙈",
+        "the matrix, the weights and scaling; it sets the mask itself",
+        "the sidebar's mask and dropout",
+    ),
+    PageInfo(
+        "pages/6_Dropout.py",
+        "6 · Dropout",
+        ":material/grain:",
+        "🎲",
+        "every setting in the sidebar, dropout rate and seed included",
+    ),
+    PageInfo(
+        "pages/7_Multi-head_attention.py",
+        "7 · Multi-head attention",
+        ":material/view_column:",
+        "🧩",
+        "every setting in the sidebar but dropout; with 1 head it shows two heads (an odd d_out "
+        "made even), or without projections the fewest that divide the embedding width",
+        "the sidebar's dropout (the heads are shown without it)",
+    ),
+    PageInfo(
+        "pages/8_Common_mistakes.py",
+        "8 · Common mistakes",
+        ":material/report:",
+        "⚠️",
+        "the matrix, the weights and the mask; each mistake sets its own scaling and dropout",
+        "the sidebar's scaling, normalisation and dropout",
+    ),
+    PageInfo(
+        "pages/9_Word_vectors.py",
+        "9 · Real word vectors",
+        ":material/dictionary:",
+        "🚢",
+        "real GloVe vectors of the words you type, and the number of decimals",
+        "the matrix and the sidebar's weights, scaling, mask and dropout (seed 001 uses none)",
+        words=True,
+    ),
+    PageInfo(
+        "pages/10_Real_sentences.py",
+        "10 · Real sentences",
+        ":material/translate:",
+        "📖",
+        "a pretrained model's own embeddings and weights",
+        "the matrix and the sidebar's settings, except the number of decimals",
+        words=True,
+    ),
+)
+BY_KEY = {page.key: page for page in PAGES}

@@ -1,0 +1,297 @@
+"""The one run order of every page, and the one error path around the core.
+
+``page = setup(__file__)`` reads the link and the widgets, applies the editor's pending change,
+settles token-dependent values (``ui.session.state.begin``), draws the sidebar from that state,
+computes the trace once and returns everything the page draws from. A page never reaches into
+session state or calls the core by itself: ``page.run`` and ``page.call`` go through
+:func:`guarded`, which turns any error into a message and keeps the last valid result.
+
+A page may draw everything that moves with the settings through :func:`views`: one fragment
+that a change reruns alone (with the sidebar controls it changes and the page links), so
+the rest of the page (the matrix editor, the other controls) is neither rebuilt nor resent.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import streamlit as st
+import torch
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from attention_core import AttentionInputError, AttentionTrace, run_attention
+from attention_core.config import AttentionConfig
+from attention_core.embeddings import Embeddings, display_labels
+from attention_core.formatting import format_number, format_vector
+from attention_core.knobs.settings import Notice, Settings, default_settings
+from attention_core.knobs.table import PARAMS
+from ui import safe
+from ui.session import controls, nav, state
+
+T = TypeVar("T")
+LOG = logging.getLogger("attention_dashboard")
+GOOD_TRACE = "_good_trace"
+
+# Static styles (no user text): compact top, a visible focus ring for keyboard users, and in
+# presentation mode larger type for a projector.
+BASE_CSS = """
+.block-container { padding-top: 2.5rem; padding-bottom: 3rem; }
+.stApp h1 { font-size: 2.1rem; padding-top: 0; }
+.stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
+.stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
+
+.stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
+/* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
+.stApp label:has(input[type="radio"]:focus-visible),
+.stApp label:has(input[type="checkbox"]:focus-visible)
+  { outline: 3px solid #1f4e9c; outline-offset: 2px; border-radius: 4px; }
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p
+  { color: #40444d !important; opacity: 1 !important; }
+
+
+/* The code blocks' copy button (the link to this view) stays visible: Tab reaches it. */
+.stApp [data-testid="stCode"] div:has(> div > [data-testid="stElementToolbarButton"]),
+.stApp [data-testid="stCode"] div:has(> [data-testid="stElementToolbarButton"]),
+.stApp [data-testid="stCode"] [data-testid="stElementToolbarButton"] *
+  { visibility: visible !important; opacity: 1 !important; }
+.sr-only {
+ position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; }
+
+.stApp [data-testid="stCaptionContainer"] code { color: #1f1f1f; }
+
+"""
+PRESENT_CSS = """
+.stApp .stMarkdown p, .stApp .stMarkdown li, .stApp label p { font-size: 1.3rem; }
+.stApp .stMarkdown td, .stApp .stMarkdown th { font-size: 1.15rem; }
+.stApp h1 { font-size: 2.5rem; } .stApp h2 { font-size: 1.8rem; }
+.stApp [data-testid="stSidebar"] h2 { font-size: 1.25rem; }
+.stApp [data-testid="stPageLink"] p { font-size: 1.1rem; }
+.stApp [data-testid="stCode"] code, .stApp [data-testid="stCode"] code span { font-size: 1rem; }
+.stApp [data-testid="stMarkdownContainer"] code, .stApp [data-testid="stCaptionContainer"] code
+  { font-size: max(0.9em, 1rem); }
+.stApp kbd, .stApp button p, .stApp [data-testid="stTab"] p { font-size: 1.1rem; }
+.stApp [data-testid="stAlertContainer"] p { font-size: 1.15rem; }
+.stApp [data-testid="stSliderThumbValue"] p, .stApp [data-testid="stSliderTickBar"] p
+  { font-size: 1.05rem; }
+.stApp [data-testid="stExpander"] summary p { font-size: 1.2rem; }
+.stApp input[type="text"], .stApp input[type="number"], .stApp textarea { font-size: 1.1rem; }
+
+"""
+
+# Everything imported so far (torch, pandas, streamlit) lives as long as the process: move it
+# out of the collector's generations so that collections stay cheap (see .streamlit/config.toml).
+gc.freeze()
+
+
+@dataclass(frozen=True)
+class Page:
+    """What a page draws from: the settled settings and the trace computed from them."""
+
+    info: nav.PageInfo
+    settings: Settings
+    trace: AttentionTrace
+    notices: tuple[str, ...]
+
+    @property
+    def present(self) -> bool:
+        """True in presentation mode (larger type, less prose)."""
+        return bool(self.settings["present"])
+
+    @property
+    def query(self) -> int:
+        """The focused token, 0-based."""
+        return self.settings.query_index
+
+    def head(self, trace: AttentionTrace | None = None) -> int:
+        """The head shown, 0-based: the setting, within the heads of ``trace`` (by default
+        the page's own)."""
+        heads = (trace or self.trace).num_heads
+        return min(max(int(self.settings["head"]) - 1, 0), heads - 1)
+
+    @property
+    def decimals(self) -> int:
+        """Decimals of every number shown."""
+        return int(self.settings["decimals"])
+
+    @property
+    def labels(self) -> list[str]:
+        """Token labels made unique by position where they repeat (for charts and tables)."""
+        return display_labels(self.trace.tokens)
+
+    @property
+    def config(self) -> AttentionConfig:
+        """The config of the main trace."""
+        return self.trace.config
+
+    @property
+    def embeddings(self) -> Embeddings:
+        """The learner's tokens and matrix."""
+        return Embeddings(self.trace.tokens, self.trace.inputs)
+
+    def number(self, value: float) -> str:
+        """One number in the app's one format."""
+        return format_number(float(value), self.decimals)
+
+    def vector(self, values: list[float]) -> str:
+        """A vector in the app's one format."""
+        return format_vector([float(v) for v in values], self.decimals)
+
+    def run(self, **changes: Any) -> AttentionTrace:
+        """The core on the learner's matrix with some config values changed.
+
+        On an error the message is shown where this is called, and the main trace is used.
+        """
+        result = guarded(lambda: run_attention(self.embeddings, self.config.replace(**changes)))
+        return result if result is not None else self.trace
+
+    def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """Any other core computation through the one error path (None after a message)."""
+        return guarded(lambda: function(*args, **kwargs))
+
+
+def guarded(compute: Callable[[], T]) -> T | None:
+    """Run ``compute``; a core error becomes a warning naming it, anything else a short
+    apology (the details go to the server's log, never to the page)."""
+    try:
+        return compute()
+    except AttentionInputError as error:
+        st.warning(safe.md(str(error), 300), icon=":material/warning:")
+    except Exception:  # a bug must not put a traceback on a learner's screen
+        LOG.exception("computation failed")
+        st.error(
+            "This part could not be computed with these settings; the rest of the page is "
+            "unaffected. Changing a setting back shows it again.",
+            icon=":material/error:",
+        )
+    return None
+
+
+def setup(file: str) -> Page:
+    """The run order, written once: every page's first line."""
+    info = nav.BY_KEY.get(Path(file).stem, nav.PAGES[0])  # a page file not listed: like home
+    st.set_page_config(
+        page_title=f"{info.title} · Self-attention", page_icon=info.favicon, layout="wide"
+    )
+    torch.set_num_threads(1)  # tiny tensors: thread pools only add latency in a shared server
+    state.remember(controls.SCOPED_PAGE, None)  # until the page's views are drawn (views())
+    state.remember(controls.CHECKED, False)
+    current = state.begin(info.key)
+    controls.sidebar(current.settings)
+    with st.sidebar:
+        _rerun_on_reconnect()
+    settings = state.current_settings()  # a first run may have taken the browser's values
+    st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
+    return _page(info, current, settings)
+
+
+@st.fragment(run_every="1h", key="reconnect")
+def _rerun_on_reconnect() -> None:
+    """Draws nothing; it is here for its timer.
+
+    A browser that reconnects to a new session (its worker restarted, or it slept past the
+    session's lifetime) asks for a whole run only when the page has a timed fragment or the
+    last run was a fragment's. Without that run the new session holds none of the page's
+    fragments, and it drops, unanswered, every change to a control drawn in one (every
+    sidebar control): tests/e2e/test_replicas.py kills a worker and moves a slider.
+    """
+
+
+def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
+    """The page of a run: its trace, and its notices in the learner's words."""
+    trace, failure = _compute(settings)
+    notices = [_notice_text(n) for n in current.notices]
+    if current.editor_error:
+        notices.append(
+            f"Matrix: {safe.md(current.editor_error, 320)}. The results use the last valid matrix."
+        )
+    if failure:
+        notices.append(failure)
+    return Page(info, settings, trace, tuple(notices))
+
+
+def views(page: Page, draw: Callable[[Page], None]) -> None:
+    """Draw what moves with the settings as one fragment (``controls.VIEWS``).
+
+    A change in the sidebar or the matrix then reruns only ``draw`` (with the sidebar controls
+    it changes and the page links, ``controls.after_change``), which receives the page settled
+    again: what it draws must depend on nothing else of the run. ``draw`` may write into
+    containers made before (a column, a slot in the header); what it wrote there is replaced
+    on each of its reruns. It must write into such a container on every whole run in which
+    a partial rerun may write there: Streamlit reserves the fragment's place in an outside
+    container only when the whole run wrote to it.
+    """
+
+    @st.fragment(key=controls.VIEWS)
+    def fragment() -> None:
+        if _partial_run():
+            draw(_again(page.info))
+            return
+        draw(page)
+        # Marked only once drawn whole: a partial rerun writes into every container this run
+        # made, and a run stopped halfway (a newer change) made only some of them.
+        ctx = get_script_run_ctx()
+        page_hash = ctx.page_script_hash if ctx is not None else ""
+        state.remember(controls.SCOPED_PAGE, (page.info.key, page_hash))
+
+    fragment()
+
+
+def _partial_run() -> bool:
+    """True while only fragments rerun (not the whole page)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def _again(info: nav.PageInfo) -> Page:
+    """The page settled again for a rerun of its views alone.
+
+    The change was checked to bring nothing but new numbers (``controls.after_change``);
+    should it now bring more (a notice, a refused value), the whole page reruns.
+    """
+    checked = state.recall(controls.CHECKED)
+    state.remember(controls.CHECKED, False)
+    if state.recall(controls.SCOPED_PAGE) is None:  # the last whole run did not finish them
+        st.rerun()
+    if not checked and state.preview(info.key) is None:  # e.g. a section opened in a panel
+        st.rerun()
+    current = state.begin(info.key)
+    return _page(info, current, state.current_settings())
+
+
+def _compute(settings: Settings) -> tuple[AttentionTrace, str | None]:
+    try:
+        trace = run_attention(settings.embeddings(), settings.config())
+    except Exception as error:  # settled settings always run; this is a safety net
+        LOG.exception("the main computation failed")
+        previous = state.recall(GOOD_TRACE)
+        if previous is None:
+            default = default_settings()
+            previous = run_attention(default.embeddings(), default.config())
+        detail = safe.md(str(error), 200) if isinstance(error, AttentionInputError) else ""
+        return (
+            previous,
+            f"These settings could not be computed {detail}; showing the last valid numbers.",
+        )
+    state.remember(GOOD_TRACE, trace)
+    return trace, None
+
+
+def _notice_text(notice: Notice) -> str:
+    """A notice as safe Markdown, naming the setting in the learner's words."""
+    param = PARAMS.get(notice.param)
+    problem = notice.problem
+    for prefix in (f"{param.name}: ", f"{param.label}: ") if param is not None else ():
+        problem = problem.removeprefix(prefix)  # the label says it already
+    label = f"**{param.label}**" if param is not None else "**Link**"
+    used = safe.md(notice.used, 60) if notice.used else ""
+    if param is not None and notice.used == param.unset:
+        used = param.unset  # the table's own words, not an echo of the link
+    if used:  # one full stop, also after a shortened "…"
+        used = f" Using {used}" + ("" if used.rstrip("`").endswith("…") else ".")
+    return f"{label}: {safe.md(problem, 200)}.{used}"

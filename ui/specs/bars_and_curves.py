@@ -1,0 +1,137 @@
+"""One query's weights as bars, and curves against the key dimension. Plain data in, a
+Vega-Lite dict out; no st.* calls. Fonts and room around the plot come from ``ui.specs.sizing``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from attention_core.formatting import format_number
+from ui import safe
+from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, text_width
+
+LINE_COLORS = ("#1b9e77", "#d95f02", "#7570b3")  # Dark2: distinguishable without red-green
+
+
+def make_weight_bars(
+    weights: Sequence[float],
+    labels: Sequence[str],
+    *,
+    title: str,
+    description: str,
+    decimals: int,
+    present: bool = False,
+) -> dict:
+    """Horizontal bars of one query's weights, with the numbers printed (a Vega-Lite dict)."""
+    font = FONT[present]
+    labels = [safe.plain(label, LABEL_CHARS) for label in labels]
+    top = max(1.0, max((w for w in weights if math.isfinite(w)), default=0.0))
+    records = [
+        {
+            "key": label,
+            "weight": weight if math.isfinite(weight) else 0.0,
+            "text": format_number(weight, decimals),
+            "desc": f"{label}: {format_number(weight, decimals)}",
+        }
+        for label, weight in zip(labels, weights, strict=True)
+    ]
+    room = max(text_width(r["text"], font) for r in records) + 10
+    return {
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "description": safe.plain(description, 300),
+        "width": "container",
+        "height": max(100, math.ceil(font * 2) * len(labels)),
+        "title": {"text": safe.plain(title, 80), "fontSize": font + 3, "anchor": "start"},
+        "data": {"values": records},
+        "encoding": {
+            "y": {
+                "field": "key",
+                "type": "nominal",
+                "sort": labels,
+                "title": None,
+                "axis": {"labelFontSize": font, "labelLimit": 160},
+            },
+            "x": {
+                "field": "weight",
+                "type": "quantitative",
+                "scale": {"domain": [0, top]},
+                "title": "weight",
+                "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+            },
+        },
+        "layer": [
+            {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
+            {
+                "mark": {
+                    "type": "text",
+                    "align": "left",
+                    "dx": 4,
+                    "fontSize": font,
+                    "color": "#000000",
+                    "aria": True,
+                },
+                "encoding": {"text": {"field": "text"}, "description": {"field": "desc"}},
+            },
+        ],
+        "padding": {**PADDING, "right": math.ceil(room)},
+    }
+
+
+def make_line_chart(
+    rows: Sequence[dict[str, float | int | str]],
+    *,
+    y: str,
+    y_title: str,
+    title: str,
+    description: str,
+    log_y: bool = False,
+    present: bool = False,
+) -> dict:
+    """Lines of ``y`` against d (log axis), one per scaling label, with a legend."""
+    font = FONT[present]
+    labels = list(dict.fromkeys(str(r["label"]) for r in rows))
+    return {
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "padding": PADDING,
+        "description": safe.plain(description, 300),
+        "width": "container",
+        "height": 220 if not present else 260,
+        "title": {"text": title, "fontSize": font + 3, "anchor": "start"},
+        "layer": [
+            {
+                "data": {"values": [dict(r) for r in rows]},
+                "mark": {"type": "line", "point": True, "aria": False},
+                "encoding": {
+                    "x": {
+                        "field": "d",
+                        "type": "quantitative",
+                        "scale": {"type": "log", "base": 2},
+                        "title": "key dimension d",
+                    },
+                    "y": {
+                        "field": y,
+                        "type": "quantitative",
+                        "scale": {"type": "log"} if log_y else {"zero": False},
+                        "title": y_title,
+                    },
+                    "color": {
+                        "field": "label",
+                        "type": "nominal",
+                        "sort": labels,
+                        "scale": {"domain": labels, "range": list(LINE_COLORS[: len(labels)])},
+                        "legend": {"title": "scores", "orient": "bottom", "columns": 1},
+                    },
+                    "tooltip": [
+                        {"field": "d"},
+                        {"field": "label"},
+                        {"field": y, "type": "quantitative", "format": ".4f"},
+                    ],
+                },
+            }
+        ],
+        "config": {
+            "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+            "legend": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+        },
+    }

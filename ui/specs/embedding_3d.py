@@ -1,0 +1,89 @@
+"""The embeddings as arrows in 3D (Plotly), with the context vector among them. Plain data in,
+a Plotly figure out; no st.* calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from attention_core.formatting import format_number
+from ui import safe
+
+PALETTE = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#393b79",
+    "#637939",
+)
+
+
+def make_embedding_3d(
+    vectors: Sequence[Sequence[float]],
+    labels: Sequence[str],
+    *,
+    context: Sequence[float] | None = None,
+    context_label: str = "",
+    decimals: int = 2,
+    present: bool = False,
+) -> go.Figure:
+    """Tokens as arrows from the origin in 3D (first three dimensions; missing ones are 0).
+
+    Plotly reads a few HTML tags in its labels, so every label goes through ``safe.plotly``.
+    """
+    figure = go.Figure()
+    arrows = [
+        (list(v), label, PALETTE[i % len(PALETTE)], "solid")
+        for i, (v, label) in enumerate(zip(vectors, labels, strict=True))
+    ]
+    if context is not None:
+        arrows.append((list(context), context_label, "#000000", "dash"))
+    for vector, label, colour, dash in arrows:
+        x, y, z = ([*list(vector), 0.0, 0.0, 0.0])[:3]
+        name = safe.plotly(label)
+        where = ", ".join(format_number(v, decimals) for v in (x, y, z))
+        figure.add_trace(
+            go.Scatter3d(
+                x=[0, x],
+                y=[0, y],
+                z=[0, z],
+                mode="lines+text",
+                text=["", name],
+                textposition="top center",
+                line={"color": colour, "width": 7, "dash": dash},
+                textfont={"size": 16 if present else 12, "color": colour},
+                name=name,
+                hovertext=["origin", f"{name}: ({where})"],
+                hoverinfo="text",
+            )
+        )
+        figure.add_trace(
+            go.Cone(
+                x=[x],
+                y=[y],
+                z=[z],
+                u=[x * 0.12],
+                v=[y * 0.12],
+                w=[z * 0.12],
+                anchor="tip",
+                colorscale=[[0, colour], [1, colour]],
+                showscale=False,
+                hoverinfo="skip",
+            )
+        )
+    figure.update_layout(
+        height=460,
+        margin={"l": 0, "r": 0, "t": 10, "b": 0},
+        showlegend=False,
+        scene={"xaxis_title": "d1", "yaxis_title": "d2", "zaxis_title": "d3", "aspectmode": "cube"},
+    )
+    return figure

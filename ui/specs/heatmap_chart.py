@@ -1,0 +1,359 @@
+"""Heatmaps: plain data in, a Vega-Lite dict out. No st.* calls (the other charts are in
+``ui.specs.bars_and_curves``, ``ui.specs.embedding_3d``, ``ui.specs.lines`` and the Flow
+picture's modules).
+
+A heatmap sizes itself from what it prints (``ui.specs.sizing``). Every chart carries a
+``description`` (its text alternative); layers that repeat the text are hidden from assistive
+technology. Data goes at the top of the spec: while the rest is unchanged the browser swaps
+the data instead of rebuilding the chart. So nothing that moves with the numbers is in the
+spec: a cell's colour is a ``shade`` (0 to 1, fixed scale); the legend reads its range.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import pyarrow as pa
+
+from attention_core.formatting import format_number
+from ui import safe
+from ui.specs import colors, sizing
+from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
+
+LEGEND_TITLES = {"weights": "weight", "scores": "score", "difference": "B − A"}  # by kind
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """What one heatmap shows.
+
+    ``kind`` is ``weights`` (a sequential scale, ``fixed`` 0..1 or ``fitted`` to the numbers),
+    or ``scores``, ``values`` or ``difference`` (a diverging scale centred at 0). Masked cells
+    are grey and read −∞ in a scores heatmap; dropped cells read ✕; a cell that is not a
+    number (0/0 or ∞/∞ in a pitfall) reads "undef." on grey with a red outline.
+    """
+
+    values: Sequence[Sequence[float]]
+    rows: Sequence[str]
+    columns: Sequence[str]
+    kind: str
+    title: str
+    description: str
+    masked: Sequence[Sequence[bool]] | None = None
+    dropped: Sequence[Sequence[bool]] | None = None
+    scale: str = "fitted"
+    shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
+    legend: str = ""  # the legend's title when the kind's own would not say what a colour is
+
+
+def description(heatmap: Heatmap) -> str:
+    """The chart's text alternative: the caller's, or its shape when that is blank."""
+    given = safe.plain(heatmap.description, 300)
+    shape = f"A {len(heatmap.rows)} by {len(heatmap.columns)} heatmap of {heatmap.kind}"
+    return given if given.strip() else f"{shape}: {safe.plain(heatmap.title, 80)}".strip(" :")
+
+
+def cell_text(value: float, masked: bool, dropped: bool, kind: str, decimals: int) -> str:
+    """What a cell prints: its number, −∞ (masked score), ✕ (dropped) or "undef." (NaN)."""
+    if masked and kind == "scores":
+        return "−∞"
+    if dropped and not masked:
+        return "✕"
+    if not math.isfinite(value):
+        return "undef."  # a masked weight too, when its whole row is 0 / 0 (norm "sum")
+    return format_number(value, decimals)
+
+
+def cell_texts(heatmap: Heatmap, decimals: int) -> list[list[str]]:
+    """Every cell's text as the chart prints it, row by row (for a table of the same)."""
+    texts = [str(r["text"]) for r in _records(heatmap, decimals)]
+    width = len(heatmap.columns)
+    return [texts[i * width : (i + 1) * width] for i in range(len(heatmap.rows))]
+
+
+def share_fitted_range(heatmaps: Sequence[tuple[Heatmap, str]]) -> list[tuple[Heatmap, str]]:
+    """Weights fitted to their numbers, shown side by side, share one range: the same colour,
+    the same weight. Other heatmaps pass unchanged."""
+    fitted = [h for h, _ in heatmaps if h.kind == "weights" and h.scale == "fitted"]
+    ranges = [r for r in map(value_range, fitted) if r is not None]
+    if len(fitted) < 2 or not ranges:
+        return list(heatmaps)
+    shared = (min(r[0] for r in ranges), max(r[1] for r in ranges))
+    return [
+        (replace(h, shared=shared) if h.kind == "weights" and h.scale == "fitted" else h, key)
+        for h, key in heatmaps
+    ]
+
+
+def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
+    records = []
+    for i, row in enumerate(heatmap.values):
+        for j, value in enumerate(row):
+            masked = bool(heatmap.masked[i][j]) if heatmap.masked is not None else False
+            dropped = bool(heatmap.dropped[i][j]) if heatmap.dropped is not None else False
+            finite = math.isfinite(value)
+            text = cell_text(value, masked, dropped, heatmap.kind, decimals)
+            state = "masked" if masked else ("shown" if finite else "undefined")
+            records.append(
+                {
+                    "row": heatmap.rows[i],
+                    "column": heatmap.columns[j],
+                    "value": value if state == "shown" else None,
+                    "text": text,
+                    "state": state,
+                    "dropped": dropped,
+                    "desc": f"{heatmap.rows[i]}, {heatmap.columns[j]}: {text}",
+                }
+            )
+    return records
+
+
+# The colour scale's fixed domain: a cell's ``shade`` is its place between ``low`` and ``high``.
+SHADES = colors.spread(0.0, 1.0, 5)
+# Streamlit gives the spec's top-level data (sent as a table) this name in the browser.
+DATA = "data('source')"
+
+
+def colour_range(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[float, float]:
+    """The values the colours span, ``low`` (first stop) to ``high`` (last stop)."""
+    shown = [float(r["value"]) for r in records if r["value"] is not None]  # type: ignore[arg-type]
+    if heatmap.kind == "weights":
+        if heatmap.scale == "fixed" or not shown:
+            return 0.0, 1.0
+        low, high = heatmap.shared if heatmap.shared is not None else (min(shown), max(shown))
+        nice_low, nice_high = colors.nice_range(low, high)
+        if low >= 0.0 and high <= 1.0:  # weights that are probabilities: no colour beyond 0-1
+            nice_low, nice_high = max(nice_low, 0.0), min(nice_high, 1.0)
+        return nice_low, nice_high
+    extent = colors.nice_bound(max((abs(v) for v in shown), default=1.0) or 1.0)
+    return -extent, extent
+
+
+def _legend_label(decimals: int) -> str:
+    """A Vega expression: a legend tick's shade as the value it stands for (from the data)."""
+    first = f"{DATA}[0]"
+    span = f"({first}.high - {first}.low)"
+    value = f"{first}.low + datum.value * {span}"
+    # Two decimals, or as many more (up to the cells') as tell low, middle and high apart: a
+    # narrow range such as 0.06-0.07 read "0.06, 0.07, 0.07" with two.
+    fewest = min(decimals, 2)
+    places = f"clamp(ceil(-log({span} / 2) / LN10), {fewest}, {max(decimals, fewest)})"
+    # Vega draws the legend once before Streamlit inserts the data: print nothing then.
+    return f"length({DATA}) ? format({value}, '.' + {places} + 'f') : ''"
+
+
+def value_range(heatmap: Heatmap) -> tuple[float, float] | None:
+    """The smallest and largest finite value shown (None when there is none)."""
+    shown = [
+        v
+        for i, row in enumerate(heatmap.values)
+        for j, v in enumerate(row)
+        if math.isfinite(v) and not (heatmap.masked is not None and heatmap.masked[i][j])
+    ]
+    return (min(shown), max(shown)) if shown else None
+
+
+def fits(
+    heatmap: Heatmap, *, decimals: int, present: bool, max_width: int, shrink: int = 0
+) -> bool:
+    """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
+    smaller than its mode's full size, printing its numbers if it can print them at all."""
+    texts = [str(r["text"]) for r in _records(heatmap, decimals)]
+    size, _, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    printable = max(len(heatmap.rows), len(heatmap.columns)) <= sizing.TEXT_LIMIT
+    return (
+        size.font >= FONT[present] - shrink
+        and size.total_width <= max_width
+        and printed == printable
+    )
+
+
+def shown_decimals(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> int:
+    """The decimals the heatmap's cells print: the page's, or projected, fewer (down to
+    ``PRESENT_MIN_DECIMALS``) when only that keeps them at ``PRESENT_CELL_FONT`` or larger
+    in ``max_width``. A chart that cannot reach that size keeps the page's decimals."""
+    if not present:
+        return decimals
+    shrink = FONT[True] - PRESENT_CELL_FONT
+    for fewer in range(decimals, PRESENT_MIN_DECIMALS - 1, -1):
+        if fits(heatmap, decimals=fewer, present=True, max_width=max_width, shrink=shrink):
+            return fewer
+    return decimals
+
+
+def make_heatmap(
+    heatmap: Heatmap, *, decimals: int, present: bool = False, max_width: int = 600
+) -> dict:
+    """A Vega-Lite heatmap: layered rect and text marks, rows and columns in token order."""
+    records = _records(heatmap, decimals)
+    for record in records:
+        record["row"] = safe.plain(record["row"], LABEL_CHARS)
+        record["column"] = safe.plain(record["column"], LABEL_CHARS)
+    rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
+    columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
+    texts = [str(r["text"]) for r in records]
+    size, tilt, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    low, high = colour_range(heatmap, records)
+    stops = colors.SEQUENTIAL if heatmap.kind == "weights" else colors.DIVERGING
+    for record in records:
+        shown = record["state"] == "shown"
+        shade = (float(record["value"]) - low) / (high - low) if shown else None  # type: ignore[arg-type]
+        background = (
+            colors.interpolate(stops, SHADES, shade) if shade is not None else colors.MASKED
+        )
+        record.update(shade=shade, low=low, high=high, ink=colors.ink(background))
+    plot_width = size.cell_width * len(columns)
+    return {
+        "autosize": {"type": "pad", "contains": "padding"},
+        "padding": PADDING,
+        "description": description(heatmap),
+        "width": plot_width,
+        "height": size.cell_height * len(rows),
+        "title": sizing.title(
+            safe.plain(heatmap.title, 80), size.font + 3, plot_width + size.label_width, max_width
+        ),
+        # Top-level data: Streamlit sends it as a table and, while the rest of the spec stays
+        # the same, the browser swaps the data in place instead of rebuilding the chart.
+        "data": {"values": records},
+        "encoding": {
+            "x": {
+                "field": "column",
+                "type": "nominal",
+                "sort": columns,
+                "title": None,
+                "axis": {
+                    "orient": "top",
+                    "labelAngle": -45 if tilt else 0,
+                    "labelAlign": "left" if tilt else "center",
+                    "labelOverlap": False,
+                    # Not the row labels' width: that cut "head 1" to "h…" over one row.
+                    "labelLimit": sizing.label_limit(columns, size.font),
+                },
+            },
+            "y": {
+                "field": "row",
+                "type": "nominal",
+                "sort": rows,
+                "title": None,
+                "axis": {"labelOverlap": False, "labelLimit": size.label_width},
+            },
+        },
+        "layer": _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
+        "config": {
+            "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
+            "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
+            "view": {"strokeWidth": 0},
+        },
+    }
+
+
+def _heatmap_layers(
+    heatmap: Heatmap,
+    stops: tuple,
+    size: sizing.Geometry,
+    printed: bool,
+    decimals: int,
+    max_width: int,
+) -> list[dict]:
+    legend_title = safe.plain(heatmap.legend, 40) or LEGEND_TITLES.get(heatmap.kind, "value")
+    if heatmap.kind == "weights":  # the scale's choice, stated under the chart
+        legend_title += {
+            "fixed": " (colours fixed from 0 to 1)",
+            "fitted": " (colours shared by these charts)"
+            if heatmap.shared
+            else " (colours fitted to these numbers)",
+        }[heatmap.scale]
+
+    marked = "datum.dropped || datum.state == 'undefined'"
+    # Two layers only (Vega draws each layer's marks in its own dataflow): the cells, whose
+    # colour and outline follow their state, and their text in its contrasting colour.
+    layers: list[dict] = [
+        {
+            # A masked or undefined cell has no shade; Vega-Lite drops such cells unless told
+            # to draw them (its colour is then the condition's grey).
+            "mark": {"type": "rect", "aria": False, "invalid": "show"},
+            "encoding": {
+                "color": {
+                    "condition": {"test": "datum.state != 'shown'", "value": colors.MASKED},
+                    "field": "shade",
+                    "type": "quantitative",
+                    "scale": {
+                        "domain": SHADES,
+                        "range": list(stops),
+                        "interpolate": "rgb",
+                        "clamp": True,
+                    },
+                    "legend": {
+                        "title": legend_title,
+                        "titleLimit": max(60, max_width - size.label_width - 24),  # not Vega's 180
+                        "orient": "bottom",
+                        "direction": "horizontal",
+                        "gradientLength": max(80, min(220, size.cell_width * len(heatmap.columns))),
+                        "values": [0, 0.5, 1],  # low, middle, high
+                        "labelExpr": _legend_label(decimals),
+                    },
+                },
+                "stroke": {
+                    "condition": {"test": marked, "value": colors.DROPPED},
+                    "value": "white",
+                },
+                "strokeWidth": {"condition": {"test": marked, "value": 2.5}, "value": 1},
+                "tooltip": [
+                    {"field": "row", "title": "row"},
+                    {"field": "column", "title": "column"},
+                    {"field": "text", "title": "value"},
+                ],
+            },
+        }
+    ]
+    if printed:
+        layers.append(
+            {
+                "mark": {"type": "text", "fontSize": size.font, "aria": True},
+                "encoding": {
+                    "text": {"field": "text", "type": "nominal"},
+                    "color": {
+                        "condition": {
+                            "test": f"datum.ink == '{colors.WHITE}'",
+                            "value": colors.WHITE,
+                        },
+                        "value": colors.BLACK,
+                    },
+                    "description": {"field": "desc", "type": "nominal"},
+                },
+            }
+        )
+    return layers
+
+
+# Streamlit's chart theme draws axis and legend text in grey (#808495: 3.7 : 1 on white,
+# under WCAG AA's 4.5 : 1, and faint on a projector); they name the tokens, so they take the
+# page's own text colour (``ui.blocks.heatmaps.vega_spec``).
+TEXT_PARTS = ("axis", "legend")
+
+
+def with_text_color(spec: dict, color: str | None) -> dict:
+    """The spec with its axis and legend labels and titles in ``color`` (None: unchanged)."""
+    if color is None:
+        return spec
+    config = dict(spec.get("config", {}))
+    for part in TEXT_PARTS:
+        config[part] = {"labelColor": color, "titleColor": color, **config.get(part, {})}
+    return {**spec, "config": config}
+
+
+def with_table(spec: dict) -> dict:
+    """The spec with its top-level records as an Arrow table, which Streamlit sends as it is
+    (a list of records goes through pandas first: a few milliseconds a chart, every change)."""
+    data = spec.get("data")
+    records = data.get("values") if isinstance(data, dict) else None
+    if not isinstance(records, list) or not records:
+        return spec
+    names = list(dict.fromkeys(name for record in records for name in record))
+    try:
+        table = pa.table({name: [record.get(name) for record in records] for name in names})
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # a column of mixed kinds: as records
+        return spec
+    return {**spec, "data": {**data, "values": table}}
