@@ -104,16 +104,27 @@ def main(argv: list[str] | None = None) -> int:
 
 def _write(text: str) -> int:
     """Print whatever the terminal's encoding; a closed pipe (``| head``) ends quietly."""
-    encoding = sys.stdout.encoding or "utf-8"
-    data = (text + "\n").encode(encoding, errors="backslashreplace")
     try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        _emit(sys.stdout, text + "\n")
     except BrokenPipeError:
         # Python flushes stdout again at exit; point it at /dev/null so that flush is silent.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     return 0
+
+
+def _emit(stream: Any, text: str) -> None:
+    """Write ``text`` to any text stream: a terminal or pipe gets bytes in its own encoding,
+    characters it cannot encode written as escapes (never an error); a stream without bytes
+    underneath (a notebook's, ``io.StringIO``) gets the text itself."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    data = text.encode(encoding, errors="backslashreplace")
+    raw = getattr(stream, "buffer", None)
+    if raw is not None:
+        raw.write(data)
+    else:
+        stream.write(data.decode(encoding))
+    stream.flush()
 
 
 def _strict_json(value: Any) -> Any:
@@ -128,10 +139,7 @@ def _strict_json(value: Any) -> Any:
 
 
 def _fail(message: str) -> NoReturn:
-    text = f"attention_core: error: {message}\n"
-    encoding = sys.stderr.encoding or "utf-8"
-    sys.stderr.buffer.write(text.encode(encoding, errors="backslashreplace"))
-    sys.stderr.flush()
+    _emit(sys.stderr, f"attention_core: error: {message}\n")
     raise SystemExit(2)
 
 

@@ -183,3 +183,21 @@ def test_cli_reproduces_the_books_multi_head_attention_with_flags_only():
     trace = json.loads(result.stdout)
     assert len(trace["b_query"]) == 2 and len(trace["b_out"]) == 2
     assert trace["config"]["qkv_bias"] is True and trace["config"]["out_proj"] == "linear"
+
+
+def test_main_prints_to_a_text_stream_without_bytes_underneath():
+    """A notebook's stdout, or ``redirect_stdout(io.StringIO())``, has no ``.buffer``: the
+    command line still prints its numbers there, and an error there too (issue 39, item 5)."""
+    import contextlib
+    import io
+
+    from attention_core.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["--query", "2", "--tokens", "Your,jöurney,starts,with,one,step"]) == 0
+        with pytest.raises(SystemExit) as stopped:
+            main(["--d_out", "0"])
+    assert stopped.value.code == 2
+    assert "jöurney  0.3061  0.8210" in out.getvalue()
+    assert err.getvalue().startswith("attention_core: error: d_out")
