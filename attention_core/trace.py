@@ -28,6 +28,15 @@ class Diagnostics:
     fully_masked_rows: tuple[int, ...]
     nonfinite_weights: bool
 
+    def row_sum_range_after_dropout(self, head: int = 0) -> tuple[float, float] | None:
+        """The smallest and largest row sum of one head's weights after dropout, over the
+        rows where it is defined (a row with nothing to attend to has none); None if none is."""
+        sums = self.row_sums_after_dropout[head]  # (num_tokens,)
+        defined = sums[torch.isfinite(sums)]
+        if defined.numel() == 0:
+            return None
+        return float(defined.min()), float(defined.max())
+
 
 @dataclass(frozen=True)
 class AttentionTrace:
@@ -100,6 +109,17 @@ class AttentionTrace:
     def blocked(self) -> torch.Tensor:
         """Where attention is not allowed (num_tokens, num_tokens): the mask's complement."""
         return ~self.allowed
+
+    @property
+    def hidden_by_mask(self) -> torch.Tensor:
+        """The (query, key) pairs the mask leaves with no weight (num_tokens, num_tokens).
+
+        Every blocked pair, except under the ``zero_scores`` pitfall: multiplying the scores
+        by the mask leaves weight on blocked keys, so there no pair is hidden.
+        """
+        if self.config.mask_strategy == "zero_scores":
+            return torch.zeros_like(self.allowed)
+        return self.blocked
 
     @property
     def dropped(self) -> torch.Tensor:

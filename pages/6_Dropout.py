@@ -1,6 +1,5 @@
 """Dropout: a random keep-mask over the weights, the 1/(1−p) rescaling, and why it averages out."""
 
-import math
 from dataclasses import replace
 
 import streamlit as st
@@ -59,12 +58,8 @@ st.caption(
     "Row sums in training: " + ", ".join(page.number(v) for v in row_sums) + "."
 )
 if not page.present:
-    defined = [v for v in row_sums if math.isfinite(v)]  # a 0/0 row is "undefined" above
-    span = (
-        f" (here from {page.number(min(defined))} to {page.number(max(defined))})"
-        if defined
-        else ""
-    )
+    extent = train.diagnostics.row_sum_range_after_dropout(0)  # a 0/0 row has no sum
+    span = f" (here from {page.number(extent[0])} to {page.number(extent[1])})" if extent else ""
     st.markdown(
         f"After dropout the rows no longer sum to 1{span}: the dropped "
         f"weights are gone and the kept ones are multiplied by "

@@ -367,3 +367,38 @@ def test_a_row_summing_to_1_through_negative_weights_is_judged_wrong():
     verdict = MaskVerdict(leaked=0.0, worst_row_sum_error=0.0, negative=True)
     assert verdict.fault == "negative"
     assert MaskVerdict(1e-30, 1.0, True).fault == "leak"  # the first fault is named
+
+
+def test_the_trace_says_which_pairs_the_mask_leaves_without_weight():
+    """Issue 39, item 24: the trace, not the page, decides which blocked pairs carry no weight."""
+    journey = preset_embeddings("journey")
+    causal = run_attention(journey, AttentionConfig(mask="causal"))
+    above = torch.triu(torch.ones(6, 6, dtype=torch.bool), diagonal=1)
+    assert torch.equal(causal.hidden_by_mask, above)
+    assert bool((causal.weights[0][causal.hidden_by_mask] == 0).all())  # hidden: no weight
+    # The pitfall multiplies the scores by the mask: blocked keys keep weight, none is hidden.
+    pitfall = run_attention(journey, AttentionConfig(mask="causal", mask_strategy="zero_scores"))
+    assert not bool(pitfall.hidden_by_mask.any())
+    assert bool((pitfall.weights[0][above] > 0).all())
+    assert not bool(run_attention(journey, AttentionConfig()).hidden_by_mask.any())
+
+
+def test_the_row_sums_after_dropout_give_their_range_where_defined():
+    """Issue 39, item 23: the range page 6 states comes from the trace's diagnostics."""
+    config = AttentionConfig(dropout=0.5, train=True, dropout_seed=3)
+    trace = run_attention(preset_embeddings("journey"), config)
+    sums = trace.weights_after_dropout[0].sum(dim=-1)
+    low, high = trace.diagnostics.row_sum_range_after_dropout(0)
+    assert (low, high) == pytest.approx((float(sums.min()), float(sums.max())), abs=1e-6)
+    assert low < 1 - 1e-3 or high > 1 + 1e-3  # dropout moved the sums off 1
+    evaluation = run_attention(preset_embeddings("journey"), config.replace(train=False))
+    assert evaluation.diagnostics.row_sum_range_after_dropout(0) == pytest.approx((1.0, 1.0))
+    # Dividing by the row sum leaves a row of zero scores undefined (0/0): it has no sum.
+    one_zero_row = make_embeddings(("a", "b"), ((0.0, 0.0), (1.0, 0.5)))
+    by_sum = AttentionConfig(norm="sum", init="identity")
+    assert run_attention(one_zero_row, by_sum).diagnostics.row_sum_range_after_dropout(0) == (
+        pytest.approx(1.0),
+        pytest.approx(1.0),
+    )
+    only_zeros = make_embeddings(("a",), ((0.0, 0.0),))
+    assert run_attention(only_zeros, by_sum).diagnostics.row_sum_range_after_dropout(0) is None

@@ -96,14 +96,9 @@ def show_tables(
 
 
 def hidden_weights(trace: AttentionTrace) -> list[list[bool]] | None:
-    """The (query, key) pairs the mask gives no weight, to draw as masked; None when none.
-
-    Multiplying the scores by the mask (a pitfall) leaves weight on hidden keys, so under that
-    strategy nothing is drawn as masked: the weight it leaves is shown.
-    """
-    if trace.config.mask_strategy == "zero_scores" or not bool(trace.blocked.any()):
-        return None
-    return trace.blocked.tolist()
+    """The (query, key) pairs to draw as masked (``trace.hidden_by_mask``); None when none."""
+    hidden = trace.hidden_by_mask
+    return hidden.tolist() if bool(hidden.any()) else None
 
 
 def weights_heatmap(
