@@ -74,6 +74,7 @@ if loaded is not None:
                     labels,
                     kind="scores",
                     title="cosine similarity",
+                    bound=1.0,  # cosines lie in [−1, 1]
                     description=f"Cosine similarity of the {size} tokens' embeddings.",
                 ),
                 "hm_real_cos",

@@ -92,6 +92,7 @@ if pairs is not None:
                     labels,
                     kind="scores",
                     title="cosine similarity",
+                    bound=1.0,  # cosines lie in [−1, 1]
                     description=f"Cosine similarity of every pair of the {size} tokens.",
                 ),
                 "hm_cos",

@@ -624,3 +624,15 @@ def test_a_wrong_row_sum_is_never_printed_as_1():
     assert_clean(at)
     check_numbers(at)
     assert "wrong: a row sums to 0.9999 instead of 1" in [e.value for e in at.error]
+
+
+@pytest.mark.parametrize("page", ["1_Embeddings", "10_Real_sentences"])
+def test_a_cosine_heatmaps_colours_span_minus_1_to_1(page):
+    """Issue 39, item 15: a token's cosine with itself (1 within rounding) stretched page 1's
+    scale to −2..2, so no cell ever reached the scale's ends; cosines lie in [−1, 1]."""
+    at = open_page(page)
+    cosine = [s for s in vega_specs(at) if title_of(s) == "cosine similarity"]
+    assert len(cosine) == 1
+    first = records(cosine[0])[0]
+    assert (first["low"], first["high"]) == (-1.0, 1.0)
+    assert max(float(r["value"]) for r in records(cosine[0])) == pytest.approx(1.0, abs=1e-6)

@@ -46,6 +46,7 @@ class Heatmap:
     scale: str = "fitted"
     shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
     legend: str = ""  # the legend's title when the kind's own would not say what a colour is
+    bound: float | None = None  # a diverging scale's end where no number can pass it (cosines: 1)
 
 
 def description(heatmap: Heatmap) -> str:
@@ -127,6 +128,8 @@ def colour_range(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[fl
         if low >= 0.0 and high <= 1.0:  # weights that are probabilities: no colour beyond 0-1
             nice_low, nice_high = max(nice_low, 0.0), min(nice_high, 1.0)
         return nice_low, nice_high
+    if heatmap.bound is not None:  # a cosine of 1.0000001 (rounding) must not double the scale
+        return -heatmap.bound, heatmap.bound
     extent = colors.nice_bound(max((abs(v) for v in shown), default=1.0) or 1.0)
     return -extent, extent
 
