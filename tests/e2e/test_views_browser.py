@@ -14,7 +14,7 @@ from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_idle
-from ui.specs import colors, heatmap_chart
+from ui.specs import colors
 
 pytestmark = pytest.mark.e2e
 
@@ -177,7 +177,7 @@ def test_masked_cells_are_grey_and_a_row_with_nothing_to_attend_to_says_so(serve
     screen.open_page(page, expected.link(server, "", mask="causal"))
     fills = screen.cell_fills(page, "attention weights")
     assert len(fills) == 36
-    assert fills.count(heatmap_chart.MASKED_GREY) == 15  # above the diagonal
+    assert fills.count(colors.MASKED) == 15  # above the diagonal
 
     learner.choose(page, "mask", "padding at the end")
     screen.wait_for(page, lambda p: p.locator(".st-key-padding input").count(), bool)
@@ -190,18 +190,16 @@ def test_masked_cells_are_grey_and_a_row_with_nothing_to_attend_to_says_so(serve
         assert shown == expected.summary(settings)
         assert says in shown, shown
     fills = screen.cell_fills(page, "attention weights")
-    assert (
-        len(fills) == 36 and fills.count(heatmap_chart.MASKED_GREY) == 30
-    )  # 5 keys hidden per row
+    assert len(fills) == 36 and fills.count(colors.MASKED) == 30  # 5 keys hidden per row
 
     learner.type_number(page, "padding", "6")
     screen.wait_for(page, screen.summary_text, lambda text: "nothing to attend to" in text)
     screen.wait_ready(page)
-    assert screen.cell_fills(page, "attention weights") == [heatmap_chart.MASKED_GREY] * 36
+    assert screen.cell_fills(page, "attention weights") == [colors.MASKED] * 36
     context, other = open_fresh(browser, screen.share_link(page))
     try:
         assert screen.summary_text(other) == screen.summary_text(page)
-        assert screen.cell_fills(other, "attention weights") == [heatmap_chart.MASKED_GREY] * 36
+        assert screen.cell_fills(other, "attention weights") == [colors.MASKED] * 36
     finally:
         context.close()
 
