@@ -132,10 +132,11 @@ def summary(
         return f"{who} has {why}; {what} {vector}."
     printed = [format_number(w, decimals) for w in row]
     top = format_number(max(row), decimals)
+    after = " after dropout" if trace.config.dropout_active else ""
     names = [name(labels[j]) for j, text in enumerate(printed) if text == top]
     return (
         f"{who} attends most to {tie_words(names)} "
-        f"({top}{' each' if len(names) > 1 else ''}); {what} {vector}."
+        f"({top}{' each' if len(names) > 1 else ''}{after}); {what} {vector}."
     )
 
 

@@ -636,3 +636,13 @@ def test_a_cosine_heatmaps_colours_span_minus_1_to_1(page):
     first = records(cosine[0])[0]
     assert (first["low"], first["high"]) == (-1.0, 1.0)
     assert max(float(r["value"]) for r in records(cosine[0])) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_with_dropout_the_sentence_says_its_weight_is_after_dropout():
+    """Issue 39, item 13: with dropout on, the weight the Playground's sentence names is the
+    one dropout left (kept weights are scaled by 1/(1 − p)), and the sentence says so."""
+    plain = open_page(HOME, {"query": "2"})
+    dropped = open_page(HOME, {"query": "2", "dropout": "0.2", "dropout_seed": "3"})
+    sentence = [m.value for m in dropped.markdown if "attends most to" in m.value]
+    assert len(sentence) == 1 and " after dropout); " in sentence[0]
+    assert "after dropout" not in next(m.value for m in plain.markdown if "attends most" in m.value)

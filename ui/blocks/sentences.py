@@ -89,6 +89,8 @@ def result_sentence(
         return f"{who} has {why}; {what} {vector}."
     best = strongest(page, weights)
     weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
+    if trace.config.dropout_active:  # the weight named is the one dropout left (scaled)
+        weight += " after dropout"
     keys = listing([name(page.labels[j]) for j in best])
     return f"{who} attends most to {keys} ({weight}); {what} {vector}."
 
