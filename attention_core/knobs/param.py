@@ -92,7 +92,7 @@ class Param:
         if self.kind == "matrix":
             return parse_matrix(text, int(self.high or MAX_TOKENS), MAX_DIMS)
         if self.kind == "text":
-            return check_text(text, self.name, int(self.high or 200))
+            return check_text(text, f"{self.name}: it", int(self.high or 200))
         cleaned = text.strip()
         if cleaned not in self.choices:
             raise AttentionInputError(
@@ -133,7 +133,7 @@ class Param:
         if self.kind == "text":
             if not isinstance(value, str):
                 raise AttentionInputError(f"{self.name} must be text, not {value!r}")
-            return check_text(value, self.name, int(self.high or 200))
+            return check_text(value, f"{self.name}: it", int(self.high or 200))
         return value
 
     def to_text(self, value: Any) -> str:

@@ -37,7 +37,7 @@ def test_a_sentence_pasted_over_the_limit_is_named_and_the_last_one_kept(server,
     field.press("Enter")
     said = screen.wait_for(page, screen.alerts, lambda a: any("207 characters" in t for t in a))
     notice = [t for t in said if "207 characters" in t]
-    assert "Sentence: sentence has 207 characters; at most 200. Using I must go" in notice[0]
+    assert "Sentence: it has 207 characters; at most 200. Using I must go" in notice[0]
     screen.wait_for(page, lambda p: field.input_value(), lambda v: v == DEFAULT_SENTENCE)
     assert screen.cell_texts(page) == before  # the last valid sentence's numbers
     assert "sentence" not in linked(screen.share_link(page))

@@ -646,3 +646,21 @@ def test_with_dropout_the_sentence_says_its_weight_is_after_dropout():
     sentence = [m.value for m in dropped.markdown if "attends most to" in m.value]
     assert len(sentence) == 1 and " after dropout); " in sentence[0]
     assert "after dropout" not in next(m.value for m in plain.markdown if "attends most" in m.value)
+
+
+@pytest.mark.parametrize(
+    ("page", "link", "label"),
+    [
+        ("10_Real_sentences", {"text": "own", "own": ""}, "Your sentence"),
+        ("9_Word_vectors", {"sentence": "x" * 201}, "Sentence"),
+    ],
+)
+def test_a_refused_text_is_named_in_the_learners_words(page, link, label):
+    """Issue 39, item 18: page 10's notice for an empty sentence of one's own named the
+    link's key ("own is empty"); a text the table refuses is named by its label alone."""
+    at = open_page(page, link)
+    name = next(iter(set(link) - {"text"}))
+    said = [n for n in notices(at) if n.startswith(f"**{label}**: ")]
+    assert len(said) == 1
+    assert f"`{name} " not in said[0] and f"{name}:" not in said[0]
+    assert "`it is empty`" in said[0] or "`it has 201 characters; at most 200`" in said[0]
