@@ -47,16 +47,19 @@ if glove is not None:
     labels = display_labels(words)
     if glove.unknown:
         st.info(
-            "Not in GloVe's 400 000 words, so left out: "
-            + ", ".join(safe.md(w, 30) for w in glove.unknown)
-            + ".",
+            safe.sentence(
+                "Not in GloVe's 400 000 words, so left out: "
+                + ", ".join(safe.md(w, 30) for w in glove.unknown)
+            ),
             icon=":material/info:",
         )
     focus = glove.focus_index(word)
     if word.strip().lower() not in words:
         st.info(
-            f"{safe.md(word, 30)} is not among the known words of this sentence; focusing on "
-            f"{safe.md(words[focus], 30)}.",
+            safe.sentence(
+                f"{safe.md(word, 30)} is not among the known words of this sentence; "
+                f"focusing on {safe.md(words[focus], 30)}"
+            ),
             icon=":material/info:",
         )
     size = len(words)

@@ -45,6 +45,15 @@ def _code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def sentence(markdown: str) -> str:
+    """``markdown`` ended with one full stop: none is added after a code span whose text
+    already ends a sentence ("`u.s.a.`" stays so, never "`u.s.a.`."; "…" also ends one)."""
+    body = markdown.rstrip("`")
+    if body != markdown and body.endswith(" ") and body[:-1].endswith("`"):
+        body = body[:-1]  # a padded span (:func:`_code_span`): its text ends with a backtick
+    return markdown if body.endswith((".", "…", "!", "?")) else markdown + "."
+
+
 def tex(text: object, limit: int = 40) -> str:
     r"""LaTeX that typesets ``text`` literally, inside ``\text{...}``.
 

@@ -664,3 +664,10 @@ def test_a_refused_text_is_named_in_the_learners_words(page, link, label):
     assert len(said) == 1
     assert f"`{name} " not in said[0] and f"{name}:" not in said[0]
     assert "`it is empty`" in said[0] or "`it has 201 characters; at most 200`" in said[0]
+
+
+def test_page_9_ends_a_sentence_after_a_word_that_ends_in_a_full_stop():
+    """Issue 39, item 20: "focusing on `u.s.a.`." read as "u.s.a.." on page 9."""
+    at = open_page("9_Word_vectors", {"sentence": "u.s.a. ships the crew", "word": "crewman"})
+    said = [i.value for i in at.info if "is not among the known words" in i.value]
+    assert len(said) == 1 and said[0].endswith("focusing on `u.s.a.`")

@@ -149,3 +149,20 @@ def test_the_chosen_text_colour_reads_on_every_colour_of_every_scale(stops, doma
         assert colors.contrast(colors.ink(background), background) >= 4.5, background
     assert colors.interpolate(stops, domain, low) == stops[0]
     assert colors.interpolate(stops, domain, high) == stops[-1]
+
+
+@pytest.mark.parametrize(
+    ("markdown", "ended"),
+    [
+        ("focusing on `u.s.a.`", "focusing on `u.s.a.`"),
+        ("focusing on `ship`", "focusing on `ship`."),
+        ("Using `I must go back…`", "Using `I must go back…`"),
+        ("Using `` `a.` ``", "Using `` `a.` ``."),  # its text ends with a backtick
+        ("Row sums: 0.5, 1.2", "Row sums: 0.5, 1.2."),
+        ("Done.", "Done."),
+    ],
+)
+def test_a_sentence_ends_with_one_full_stop_even_after_a_code_span(markdown, ended):
+    """Issue 39, item 20: page 9 wrote "`u.s.a.`." (read as "u.s.a.."), the code span's own
+    full stop and the sentence's."""
+    assert safe.sentence(markdown) == ended

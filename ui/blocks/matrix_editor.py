@@ -94,9 +94,9 @@ def show_glove_import(page: Page) -> None:
                 state.replace_matrix(found.embeddings.tokens, found.embeddings.as_rows())
                 notes = []
                 if found.unknown:
-                    notes.append(f"Not in GloVe, left out: {_listed(found.unknown)}.")
+                    notes.append(safe.sentence(f"Not in GloVe, left out: {_listed(found.unknown)}"))
                 notes += [
-                    f"Left out {safe.md(word, 30)}: {safe.md(why, 120)}."
+                    safe.sentence(f"Left out {safe.md(word, 30)}: {safe.md(why, 120)}")
                     for word, why in refused[:REFUSED_SHOWN]
                 ]
                 if len(refused) > REFUSED_SHOWN:

@@ -292,6 +292,5 @@ def _notice_text(notice: Notice) -> str:
     used = safe.md(notice.used, 60) if notice.used else ""
     if param is not None and notice.used == param.unset:
         used = param.unset  # the table's own words, not an echo of the link
-    if used:  # one full stop, also after a shortened "…"
-        used = f" Using {used}" + ("" if used.rstrip("`").endswith("…") else ".")
-    return f"{label}: {safe.md(problem, 200)}.{used}"
+    used = " " + safe.sentence(f"Using {used}") if used else ""
+    return safe.sentence(f"{label}: {safe.md(problem, 200)}") + used
