@@ -35,6 +35,12 @@ columns = heatmaps.show_side_by_side(
     ],
 )
 query = page.query
+heads = traces["none"].num_heads
+if heads > 1:  # the charts and numbers are one head's: say which
+    st.caption(
+        f"Head 1 of {heads}: every head's scores are divided by the same number, and these "
+        "charts and numbers are head 1's."
+    )
 for column, trace in zip(columns, traces.values(), strict=True):
     diagnostics = trace.diagnostics
     column.caption(

@@ -22,7 +22,8 @@ page_frame.show_header(
     f"multiplies the survivors by 1/(1−p) = {page.number(train.dropout_factor)}, so that each "
     "weight keeps its value *on average*. The sample is drawn from the dropout seed "
     f"({page.settings['dropout_seed']}): the same seed always drops the same cells. In "
-    "evaluation mode nothing is dropped.",
+    "evaluation mode nothing is dropped. The sidebar's *training mode* switch chooses the "
+    "mode of every other page; this one shows both, side by side.",
 )
 if chosen == 0:
     st.info(

@@ -671,3 +671,20 @@ def test_page_9_ends_a_sentence_after_a_word_that_ends_in_a_full_stop():
     at = open_page("9_Word_vectors", {"sentence": "u.s.a. ships the crew", "word": "crewman"})
     said = [i.value for i in at.info if "is not among the known words" in i.value]
     assert len(said) == 1 and said[0].endswith("focusing on `u.s.a.`")
+
+
+def test_page_6_says_it_shows_both_modes_whatever_the_sidebars_training_mode():
+    """Issue 39, item 14: page 6 runs training and evaluation itself and never said that the
+    sidebar's training mode switch does not apply to it."""
+    at = open_page("6_Dropout", {"train": "false"})
+    uses = next(c.value for c in at.caption if c.value.startswith("Uses "))
+    assert "Ignores the sidebar's training mode" in uses
+    assert any("*training mode* switch" in m.value for m in at.markdown)
+
+
+def test_page_4_names_the_head_its_charts_show():
+    """Issue 39, item 16: with several heads, page 4's heatmaps showed head 1 unsaid."""
+    two = open_page("4_Scaling", {"heads": "2", "d_out": "4"})
+    assert any(c.value.startswith("Head 1 of 2:") for c in two.caption)
+    one = open_page("4_Scaling")
+    assert not any(c.value.startswith("Head 1 of") for c in one.caption)

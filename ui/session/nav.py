@@ -102,6 +102,7 @@ PAGES = (
         ":material/grain:",
         "🎲",
         "every setting in the sidebar, dropout rate and seed included",
+        "the sidebar's training mode: this page shows training and evaluation side by side",
     ),
     PageInfo(
         "pages/7_Multi-head_attention.py",
