@@ -688,3 +688,11 @@ def test_page_4_names_the_head_its_charts_show():
     assert any(c.value.startswith("Head 1 of 2:") for c in two.caption)
     one = open_page("4_Scaling")
     assert not any(c.value.startswith("Head 1 of") for c in one.caption)
+
+
+def test_flows_stage_6_names_the_largest_weight():
+    """Issue 39, item 17: stage 6 said the weights sum to 1 and named none of them."""
+    at = open_page("0_Flow", {"stage": "6", "query": "2"})
+    said = [m.value for m in at.markdown if m.value.startswith("**Stage 6.**")]
+    assert len(said) == 1
+    assert said[0].endswith("sum to 1.0000; the largest, 0.2264, goes to `journey`.")

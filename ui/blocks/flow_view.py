@@ -6,6 +6,8 @@ and go through the page's one format.
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from attention_core import AttentionTrace
@@ -134,7 +136,8 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
         + (" …" if len(blocked) > 6 else "")
         + ".",
         6: f"**Stage 6.** {flow_picture.NORM[config.norm].capitalize()} turns the row into weights "
-        f"that sum to {n(float(trace.diagnostics.row_sums[numbers.head, i]))}.",
+        f"that sum to {n(float(trace.diagnostics.row_sums[numbers.head, i]))}"
+        f"{_largest_weight(page, list(numbers.weights))}.",
         7: _dropout_sentence(page, trace, numbers),
         8: f"**Stage 8.** z{flow_picture.sup(i)} = Σⱼ αⱼ v⁽ʲ⁾ = "
         f"{page.vector(list(numbers.head_context))}: "
@@ -142,6 +145,17 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
         9: _output_sentence(page, numbers),
     }
     return texts[stage]
+
+
+def _largest_weight(page: Page, weights: list[float]) -> str:
+    """ "; the largest, 0.2264, goes to journey" (ties named together); nothing when no weight
+    is largest (all 0, or undefined)."""
+    if not all(math.isfinite(w) for w in weights) or not any(w > 0 for w in weights):
+        return ""
+    top = sentences.strongest(page, weights)
+    return f"; the largest, {page.number(weights[top[0]])}{_each(top)}, goes to " + _all_named(
+        page, top
+    )
 
 
 def _attends(page: Page, me: str, numbers: FlowNumbers, dropout_active: bool) -> str:
