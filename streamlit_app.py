@@ -25,30 +25,38 @@ def side_by_side(page: Page) -> bool:
 
 
 page = run_order.setup(__file__)
-status = page_frame.show_title(
-    page,
-    "Self-attention playground",
-    "Each row of the matrix is one token's embedding. Edit a number, rename or add a token, "
-    "or move a control in the sidebar: the attention weights and everything below them are "
-    "recomputed at once, and every page shares these settings.",
+INTRO = (
+    "Each row of the matrix is one token's embedding. Move a knob, edit a number, or rename or "
+    "add a token: the attention weights and everything below them are recomputed at once, and "
+    "every page shares these settings."
 )
+
+status = page_frame.show_title(page, "Self-attention playground")
 # The editor is drawn once per page run; everything that moves with the settings is drawn by
-# show_views, which a change reruns alone (ui.session.run_order.views).
+# show_views, which a change reruns alone (ui.session.run_order.views). The four knobs lead,
+# the weights follow, then the matrix: beside the weights when both fit, else under them. A
+# narrow screen stacks them in that order, so a phone shows a knob and the weights together;
+# the introduction comes after them, so that 12 tokens' weights still fit the first screen.
+if controls.front_in_main(page.settings):
+    controls.front_knobs()
 beside = side_by_side(page)
 if beside:
-    left, top = st.columns([0.42, 0.58], gap="medium")
-    with left:
+    top, right = st.columns([0.58, 0.42], gap="medium")
+    with right:
         st.header("Embedding matrix")
         show_matrix_editor(page)
         show_glove_import(page)
 else:
     top = st.container()
+with top:
+    frame = weights_view.weights_frame(page, "hm_weights")
+    summary = st.container(key="result_summary")
+    if not page.present:
+        st.markdown(INTRO)
+if not beside:
     with st.expander("Embedding matrix (edit me)", expanded=not page.present):
         show_matrix_editor(page)
     show_glove_import(page)
-with top:
-    frame = weights_view.weights_frame(page, "hm_weights")
-summary = st.container(key="result_summary")
 # The tabs are drawn once per page run too: a change redraws only the open one (choosing
 # another tab reruns the whole page, which builds that one).
 tabs = controls.tabs("panel", page.settings)

@@ -65,14 +65,15 @@ NO_EDITOR_BELOW = (
     "",
 )
 # One run per change instead of two: the d_out slider drawn by the views fragment (at the
-# foot of the sidebar), so that its change reruns the views directly, with no callback
-# asking for a second run (the heads' choices and the page links are then left stale).
+# foot of the sidebar, not among the front knobs), so that its change reruns the views
+# directly, with no callback asking for a second run (the heads' choices and the page links
+# are then left stale).
 ONE_RUN = (
     (
         "ui/session/controls.py",
-        "            for name in SIDEBAR[group]:\n                _WIDGETS[name]()\n",
-        "            for name in SIDEBAR[group]:\n"
-        '                if name != "d_out":\n                    _WIDGETS[name]()\n',
+        "                for name in names:\n                    _WIDGETS[name]()\n",
+        "                for name in names:\n"
+        '                    if name != "d_out":\n                        _WIDGETS[name]()\n',
     ),
     (
         "ui/session/controls.py",

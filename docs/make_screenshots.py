@@ -1,10 +1,11 @@
-"""Screenshots of every page at 1280×720, in normal and presentation mode, for the README.
+"""Screenshots of every page at 1280×720, in normal and presentation mode, and on a phone
+(390×844, touch), for the README.
 
     python docs/make_screenshots.py
 
 Starts `streamlit run streamlit_app.py` on a free local port, opens each page in Debian's
-Chromium and writes docs/screenshots/<page>.png and <page>-presentation.png. The test suite
-never writes here: run this script when the pages change.
+Chromium and writes docs/screenshots/<page>.png, <page>-presentation.png and
+<page>-phone.png. The test suite never writes here: run this script when the pages change.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ EXTRA = (
     ("lines-hover", "?weights_view=lines&mask=causal&isolate=5", None),  # as hovering token 5
     ("compare-difference", "Compare?pin=preset%3Djourney&d_out=3", "B − A"),
 )
+LAPTOP = {"viewport": {"width": 1280, "height": 720}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+# Each page's shots: (suffix, query, device). A phone shows a page's first screen.
+SHOTS = (("", "", LAPTOP), ("-presentation", "?present=1", LAPTOP), ("-phone", "", PHONE))
 
 
 # Still drawing: a spinner (the encoder loading), a placeholder, or a 3D plot without its SVG.
@@ -62,8 +67,8 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for info in PAGES:
                 name = info.url_path or "playground"
-                for suffix, query in (("", ""), ("-presentation", "?present=1")):
-                    context = browser.new_context(viewport={"width": 1280, "height": 720})
+                for suffix, query, device in SHOTS:
+                    context = browser.new_context(**device)
                     page = context.new_page()
                     page.goto(f"{url}/{info.url_path}{query}")
                     wait_drawn(page)

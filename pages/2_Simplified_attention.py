@@ -4,7 +4,7 @@ import streamlit as st
 
 from attention_core.lessons import compare_normalisations, loop_attention
 from ui import safe
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import formula_view, heatmaps, page_frame
 from ui.session import controls, run_order
 from ui.specs import formulas, tables
 
@@ -42,7 +42,10 @@ page_frame.show_header(
 
 st.header(f"1. Scores: each token against token {query + 1}")
 for key in range(simple.num_tokens):
-    st.latex(formulas.score_latex(page, simple, query, key))
+    formula_view.show(
+        lambda width, key=key: formulas.score_latex(page, simple, query, key, width=width),
+        f"score_{key}",
+    )
 
 st.header("2. Three ways to turn scores into weights")
 scale = controls.widget("input_scale", page.settings)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attention_core.book import book_parity
-from ui.blocks import focus_panel, heatmaps, page_frame, sentences
+from ui.blocks import focus_panel, formula_view, heatmaps, page_frame, sentences
 from ui.blocks.typed_weights import typed_weights
 from ui.session import controls, run_order
 from ui.specs import formulas, tables
@@ -52,7 +52,10 @@ query = page.query
 st.header(f"For one query: token {query + 1}")
 head = focus_panel.head_choice(page) if trace.num_heads > 1 else 0  # typed weights: one head
 for key in range(trace.num_tokens):
-    st.latex(formulas.score_latex(page, trace, query, key, head))
+    formula_view.show(
+        lambda width, key=key: formulas.score_latex(page, trace, query, key, head, width),
+        f"score_{key}",
+    )
 focus_panel.show_focus(page, trace, head)
 sentences.announce(page, trace, head)
 

@@ -122,7 +122,7 @@ _ROWS = (
         "d_out",
         "int",
         2,
-        "d_out: width of queries, keys and values",
+        "d_out: width of q, k and v",
         "Each token's query, key and value vector has this many numbers. The book uses 2.",
         "config",
         low=1,

@@ -79,6 +79,87 @@ CUT_LABELS_JS = """
 """
 
 
+# Every visible text outside charts and formulas smaller than ``least`` px: [size, text, where].
+SMALL_TEXT_JS = """(least) => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.replace(/[\\u200b\\s]/g, '');
+    const element = node.parentElement;
+    if (!text || !element || element.closest('svg, .katex, .sr-only')) continue;
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    if (!box.width || !box.height || style.visibility === 'hidden') continue;
+    const size = parseFloat(style.fontSize);
+    const where = element.closest('[data-testid]');
+    if (size < least) small.push([size, text.slice(0, 30), where ? where.dataset.testid : '']);
+  }
+  // What a select box, a number box or a text field shows is its input's value, not text.
+  const fields = 'input[type="text"], input[type="number"], textarea';
+  for (const field of document.querySelectorAll(fields)) {
+    const box = field.getBoundingClientRect();
+    const size = parseFloat(getComputedStyle(field).fontSize);
+    if (field.value && box.width && box.height && size < least)
+      small.push([size, field.value.slice(0, 30), field.getAttribute('aria-label') || '']);
+  }
+  return small;
+}"""
+
+# What reaches past the screen's right edge, or past its column's, outside a box that scrolls
+# (a box within the screen): "where +px: text". KaTeX's hidden MathML copy, what is visually
+# hidden for screen readers and the grid's own layers are left out; the grid is measured.
+EDGES_JS = """() => {
+  const W = document.documentElement.clientWidth;
+  const scroller = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (/(auto|scroll)/.test(s.overflowX) && p.scrollWidth > p.clientWidth + 1) return p;
+    }
+    return null;
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('[data-testid="stMainBlockContainer"] *')) {
+    if ((el.closest('svg') && el.tagName !== 'svg') || el.closest('.katex-mathml')) continue;
+    // Visually hidden for screen readers (a slider's range input, the live region).
+    if (el.closest('[style*="clip-path: inset(50%)"], .sr-only')) continue;
+    if (el.closest('[data-testid="stDataFrameResizable"] *')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    const holder = el.parentElement.closest('[data-testid="stColumn"], '
+      + '[data-testid="stMainBlockContainer"], [data-testid="stExpanderDetails"]');
+    const limit = Math.min(W, holder ? holder.getBoundingClientRect().right : W);
+    if (r.right <= limit + 1) continue;
+    const box = scroller(el);
+    if (box && box.getBoundingClientRect().right <= limit + 1) continue;
+    const where = el.closest('[data-testid]');
+    out.push(`${where ? where.dataset.testid : el.tagName} +${Math.round(r.right - limit)}px: `
+      + (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').slice(0, 40));
+  }
+  return [...new Set(out)].slice(0, 5);
+}"""
+
+# Every box that scrolls sideways and fails to say so: it must take the keyboard's focus (or
+# hold controls that do, as a row of tabs) and fade the edge that has more to see. The
+# grid's own scroller draws its own scroll bars.
+SCROLL_BOXES_JS = """() => {
+  const problems = [];
+  const boxes = [...document.querySelectorAll('[data-testid="stMainBlockContainer"] *')]
+    .filter((el) => /(auto|scroll)/.test(getComputedStyle(el).overflowX)
+      && el.scrollWidth > el.clientWidth + 2 && el.clientWidth > 0 && !el.closest('.dvn-scroller'));
+  for (const box of boxes) {
+    const where = (box.closest('[data-testid]') || box).dataset.testid || box.className;
+    box.focus();
+    const focusable = document.activeElement === box
+      || box.querySelector('button, a[href], input, [tabindex="0"]') !== null;
+    if (!focusable) problems.push(`${where}: the keyboard cannot reach it`);
+    if (parseFloat(getComputedStyle(box).getPropertyValue('--fade-right')) <= 0)
+      problems.push(`${where}: nothing shows that it scrolls`);
+  }
+  document.activeElement && document.activeElement.blur();
+  return problems;
+}"""
+
+
 @dataclass
 class Visit:
     """What one page showed: its charts' geometry and axe's violations."""
@@ -92,6 +173,9 @@ class Visit:
     violations: list[dict] = field(default_factory=list)
     weights_box: dict | None = None
     exceptions: int = 0
+    edges: list[str] = field(default_factory=list)  # past the screen or the column
+    scroll_boxes: list[str] = field(default_factory=list)  # scrolling without saying so
+    small_text: list[list] = field(default_factory=list)  # under 14 px (phone and tablet)
 
 
 # Every axis and legend label and title, and chart title, drawn on the page's background.
@@ -117,6 +201,9 @@ def visit(page, url: str, run_axe: bool) -> Visit:
     result.wide_tables = page.evaluate(WIDE_TABLES_JS)
     result.cut_labels = page.evaluate(CUT_LABELS_JS)
     result.chart_text = [tuple(pair) for pair in page.evaluate(CHART_TEXT_JS)]
+    result.edges = page.evaluate(EDGES_JS)
+    result.scroll_boxes = page.evaluate(SCROLL_BOXES_JS)
+    result.small_text = page.evaluate(SMALL_TEXT_JS, 14)
     weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
     if weights.count():
         result.weights_box = weights.first.bounding_box()

@@ -77,9 +77,10 @@ def cells(
 
 
 def weight_cells(settings: Settings, trace: AttentionTrace, head: int = 0) -> dict[str, str]:
-    """The printed cells of a weights heatmap (after dropout; ✕ where a weight was dropped)."""
+    """The printed cells of a weights heatmap (after dropout; ✕ where a weight was dropped,
+    unless the mask had already hidden it: that cell reads as masked)."""
     labels = display_labels(trace.tokens)
-    dropped = trace.dropped[head] if trace.config.dropout_active else None
+    dropped = trace.dropped[head] & ~trace.hidden_by_mask if trace.config.dropout_active else None
     return cells(
         trace.weights_after_dropout[head], labels, labels, int(settings["decimals"]), dropped
     )

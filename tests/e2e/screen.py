@@ -14,6 +14,7 @@ from typing import TypeVar
 T = TypeVar("T")
 NUMBER = r"-?[0-9]+\.[0-9]+"
 SIDEBAR = '[data-testid="stSidebar"]'
+PAGE_MENU_BODY = '[data-testid="stPopoverBody"]'  # the page menu's links, while it is open
 MAIN = '[data-testid="stMain"]'
 LINK_CODE = f'{SIDEBAR} [data-testid="stCode"]'  # "Link to this view": drawn last on every page
 CHART = '[data-testid="stVegaLiteChart"]'

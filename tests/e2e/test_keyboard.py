@@ -133,9 +133,12 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
         assert shown_context_vector(other) == before
         other.close()
 
-        # Another page, through the navigation.
+        # Another page, through the page menu beside the title: Enter opens it, Tab goes
+        # down its links.
         page.keyboard.press("Shift+Tab")
-        tab_to(page, lambda a: "5 · Causal mask" in a["text"], backwards=True)
+        tab_to(page, lambda a: a["key"] == "page_menu", backwards=True)
+        page.keyboard.press("Enter")
+        tab_to(page, lambda a: "5 · Causal mask" in a["text"])
         page.keyboard.press("Enter")
         page.wait_for_url("**/Causal_mask**")
         wait_idle(page)

@@ -1,4 +1,5 @@
-"""Every page at 1280×720, in both modes, with 1, 6 and 12 tokens: readable and accessible.
+"""Every page at 1280×720, in both modes, with 1, 6 and 12 tokens: readable and accessible;
+and every page on a phone (390×844) and a tablet (768×1024): nothing cut at the edge.
 
 Readable (issue 15): no two numbers or labels of a chart overlap, no mark is cut off by its
 chart (its title and labels included), no chart, formula or table is wider than its column, and the
@@ -67,6 +68,8 @@ def layout_problems(found: Visit) -> list[str]:
     problems += [f"formula {tex!r} is cut" for tex in cut_formulas(found.formulas)]
     problems += [f"table {head!r} is wider than its column" for head in found.wide_tables]
     problems += [f"metric label {label!r} is cut" for label in found.cut_labels]
+    problems += [f"cut at the edge: {edge}" for edge in found.edges]
+    problems += found.scroll_boxes
     return problems
 
 
@@ -160,4 +163,42 @@ def test_charts_fit_with_inputs_at_the_pages_limits(server, learners_browser, na
     problems += [f"formula {tex!r}" for tex in cut_formulas(found.formulas)]
     problems += [f"table {head!r}" for head in found.wide_tables]
     problems += [f"metric label {label!r}" for label in found.cut_labels]
+    assert problems == []
+
+
+# Phones and tablets (issue 37): touch screens, Streamlit's narrow layout. What does not fit
+# scrolls in a box of its own that says so; a chart a little too wide is drawn smaller.
+DEVICES = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "tablet": {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True},
+}
+SMALL_CASES = [(device, name, 6) for device in DEVICES for name in PAGES] + [
+    ("phone", "", 12),  # a 12-token heatmap: too wide for a phone, it scrolls
+    ("phone", "Flow", 12),
+]
+
+
+@pytest.fixture(scope="module")
+def devices(browser):
+    """One browser context per device, kept for the module (its cache as a learner's)."""
+    contexts = {name: browser.new_context(**options) for name, options in DEVICES.items()}
+    yield contexts
+    for context in contexts.values():
+        context.close()
+
+
+@pytest.mark.parametrize("case", SMALL_CASES, ids=lambda c: f"{c[0]}-{c[1] or 'Playground'}-{c[2]}")
+def test_every_page_fits_a_phone_and_a_tablet(server, devices, case):
+    """Nothing reaches past the screen or its column, every sideways scroll box takes the
+    keyboard and shows that it scrolls, no text is under 14 px, and the charts' own checks
+    (nothing cut, nothing overlapping) hold."""
+    device, name, count = case
+    page = devices[device].new_page()
+    try:
+        found = visit(page, f"{server}/{_case_url(name, False, count)}", run_axe=False)
+    finally:
+        page.close()
+    assert found.exceptions == 0
+    problems = [p for p in layout_problems(found) if "wider than its column" not in p]
+    problems += [f"{size} px text {text!r} in {where}" for size, text, where in found.small_text]
     assert problems == []

@@ -21,8 +21,6 @@ from tests.e2e.screen import wait_idle
 
 pytestmark = pytest.mark.e2e
 
-PAGE_LINKS = f"{screen.SIDEBAR} [data-testid='stPageLink'] a"
-
 
 def heads_choices(page) -> list[str]:
     """The options of the sidebar's heads select box, as the learner sees them listed."""
@@ -36,14 +34,15 @@ def heads_choices(page) -> list[str]:
 
 
 def link_queries(page) -> dict[str, dict[str, str]]:
-    """Each page link's query, by the link's text."""
-    links = page.locator(PAGE_LINKS)
+    """Each page link's query, by the link's text (read from the page menu, then closed)."""
+    links = learner.open_page_menu(page)
     queries = {}
     for index in range(links.count()):
         link = links.nth(index)
         queries[link.inner_text().strip()] = dict(
             parse_qsl(urlsplit(link.get_attribute("href")).query)
         )
+    learner.close_page_menu(page)
     return queries
 
 

@@ -15,7 +15,9 @@ import re
 
 import pytest
 
-from tests.e2e import screen
+from tests.e2e import learner, screen
+from tests.e2e.audit import SMALL_TEXT_JS
+from ui.session import nav
 from ui.specs.sizing import FONT, PRESENT_CELL_FONT
 
 pytestmark = pytest.mark.e2e
@@ -49,31 +51,6 @@ def test_stacked_heatmaps_print_their_numbers_at_presentation_size(server, page,
         assert min(found) >= FONT[True] - 1, (wanted, sizes)  # 16 px or more
 
 
-# Every visible text outside charts and formulas smaller than 16 px: [size, text, where].
-SMALL_TEXT_JS = """() => {
-  const small = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.textContent.replace(/[\\u200b\\s]/g, '');
-    const element = node.parentElement;
-    if (!text || !element || element.closest('svg, .katex, .sr-only')) continue;
-    const box = element.getBoundingClientRect();
-    const style = getComputedStyle(element);
-    if (!box.width || !box.height || style.visibility === 'hidden') continue;
-    const size = parseFloat(style.fontSize);
-    const where = element.closest('[data-testid]');
-    if (size < 16) small.push([size, text.slice(0, 30), where ? where.dataset.testid : '']);
-  }
-  // What a select box, a number box or a text field shows is its input's value, not text.
-  const fields = 'input[type="text"], input[type="number"], textarea';
-  for (const field of document.querySelectorAll(fields)) {
-    const box = field.getBoundingClientRect();
-    const size = parseFloat(getComputedStyle(field).fontSize);
-    if (field.value && box.width && box.height && size < 16)
-      small.push([size, field.value.slice(0, 30), field.getAttribute('aria-label') || '']);
-  }
-  return small;
-}"""
 # Found by a review at 1280x720: the page links, slider values and ticks, tabs, buttons,
 # expander labels and the link to this view stayed at 14 px, code in a notice at 12, and what
 # select boxes and number boxes show (Flow's stage among them) at 14.
@@ -84,8 +61,8 @@ PROJECTED = ("", "Causal_mask?mask=padding&padding=9", "Flow", "Real_sentences",
 def test_projected_every_word_outside_charts_and_formulas_is_16_px_or_more(server, page, path):
     screen.open_page(page, f"{server}/{path}{'&' if '?' in path else '?'}present=1")
     screen.wait_idle(page)
-    assert page.locator("[data-testid='stSidebar'] [data-testid='stPageLink']").count() > 10
-    assert page.evaluate(SMALL_TEXT_JS) == []
+    assert learner.open_page_menu(page).count() == len(nav.PAGES)  # the links are measured too
+    assert page.evaluate(SMALL_TEXT_JS, 16) == []
 
 
 def test_projected_a_long_sentence_rounds_its_charts_to_stay_readable_and_says_so(server, page):

@@ -55,7 +55,12 @@ def heatmaps(draw: st.DrawFn) -> heatmap_chart.Heatmap:
 
 
 def layers(spec: dict) -> list[dict]:
-    return spec["layer"]
+    """The layers always drawn (not the number a tap prints on a colour-only cell)."""
+    return [layer for layer in spec["layer"] if not layer.get("name", "").startswith("tapped")]
+
+
+def tap_layers(spec: dict) -> list[dict]:
+    return [layer for layer in spec["layer"] if layer.get("name", "").startswith("tapped")]
 
 
 def records(spec: dict) -> list[dict]:
@@ -92,6 +97,36 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
         assert total <= max_width
     if font > sizing.MIN_FONT:
         assert total <= max_width  # the font only shrinks while the chart does not fit
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 3), st.booleans())
+def test_a_colour_only_heatmap_prints_a_tapped_cells_number_and_a_printed_one_does_not(
+    decimals, present
+):
+    """Colour only (17 tokens): a click or tap selects one cell (by row and column, never
+    cleared by a second quick tap), and two text layers show only that cell's number: a
+    white halo, then the ink, at least at the normal font size. A chart that prints its
+    numbers has no selection and no such layers."""
+    labels = [f"t{i}" for i in range(17)]
+    values = [[(i * j % 7) / 7 for j in range(17)] for i in range(17)]
+    wide = heatmap_chart.Heatmap(values, labels, labels, "weights", "w", "w")
+    spec = heatmap_chart.make_heatmap(wide, decimals=decimals, present=present, max_width=800)
+    assert not printed(spec)
+    (selection,) = spec["layer"][0]["params"]
+    assert selection["select"] == {
+        "type": "point", "on": "click", "clear": False, "fields": ["row", "column"]
+    }  # fmt: skip
+    halo, ink = tap_layers(spec)
+    for layer in (halo, ink):
+        assert layer["transform"] == [{"filter": {"param": "tapped", "empty": False}}]
+        assert layer["encoding"]["text"]["field"] == "text"
+        assert layer["mark"]["fontSize"] > sizing.FONT[False]
+    assert (halo["mark"]["strokeWidth"], ink["mark"]["color"]) == (4, colors.BLACK)
+    small = [row[:6] for row in values[:6]]
+    six = heatmap_chart.Heatmap(small, labels[:6], labels[:6], "weights", "w", "w")
+    spec = heatmap_chart.make_heatmap(six, decimals=decimals, present=present, max_width=800)
+    assert printed(spec) and tap_layers(spec) == [] and "params" not in spec["layer"][0]
 
 
 def printed(spec: dict) -> bool:

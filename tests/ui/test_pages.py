@@ -453,8 +453,7 @@ NOTICE_WORDS = {  # link -> the notice, whole, as the page writes it
     ),
     "d_out": (
         {"d_out": "99"},
-        "**d_out: width of queries, keys and values**: `d_out must be between 1 and 8, not 99`. "
-        "Using `2`.",
+        "**d_out: width of q, k and v**: `d_out must be between 1 and 8, not 99`. Using `2`.",
     ),
 }
 

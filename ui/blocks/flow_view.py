@@ -23,6 +23,16 @@ from ui.specs import flow_picture, tables
 # A presentation clicker sends PageUp/PageDown (or the arrow keys): two more buttons with those
 # shortcuts, hidden, since the visible Previous/Next already say what they do.
 CLICKER_CSS = ".st-key-flow_clicker { display: none; }"
+# On a phone the picture is taller than the screen: the stage on a row of its own, the two
+# buttons under it, all kept at the top, in reach, while the learner scrolls the picture.
+STEPPER_CSS = """@media (max-width: 640px) {
+.stApp .st-key-flow_stepper {
+  position: sticky; top: 3.75rem; z-index: 5; background: #fff; padding: 0.4rem 0; }
+.stApp .st-key-flow_stepper [data-testid="stHorizontalBlock"] { flex-wrap: wrap; row-gap: 0.5rem; }
+.stApp .st-key-flow_stepper [data-testid="stColumn"]
+  { flex: 1 1 calc(50% - 1rem) !important; min-width: calc(50% - 1rem) !important; }
+.stApp .st-key-flow_stepper [data-testid="stColumn"]:has(.st-key-stage)
+  { order: -1; flex-basis: 100% !important; } }"""
 
 
 def show_stepper(page: Page) -> int:
@@ -32,7 +42,8 @@ def show_stepper(page: Page) -> int:
     """
     stage = int(page.settings["stage"])
     last = len(FLOW_STAGES)
-    back, pick, forward = st.columns([1, 2.4, 1], vertical_alignment="bottom")
+    with st.container(key="flow_stepper"):
+        back, pick, forward = st.columns([1, 2.4, 1], vertical_alignment="bottom", wrap=False)
     with back:
         st.button(
             "Previous",
@@ -64,7 +75,7 @@ def show_stepper(page: Page) -> int:
             st.button(
                 shortcut, key=key, shortcut=shortcut, on_click=state.step_value, args=("stage", by)
             )
-    st.html(f"<style>{CLICKER_CSS}</style>")
+    st.html(f"<style>{CLICKER_CSS}{STEPPER_CSS}</style>")
     return stage
 
 

@@ -70,8 +70,18 @@ def show_heatmap(
     st.vega_lite_chart(spec=vega_spec(spec), key=key, width="content")
     if decimals < page.decimals:
         st.caption(rounding_note("This chart", decimals, page.decimals, "its table"))
+    if not heatmap_chart.prints_numbers(
+        heatmap, decimals=decimals, present=page.present, max_width=max_width
+    ):
+        st.caption(COLOUR_ONLY)
     if table:
         show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
+
+
+COLOUR_ONLY = (
+    "Too many cells to print their numbers: the colours show them. Tap or hover over a cell "
+    "for its number, or open the table under the chart."
+)
 
 
 def rounding_note(what: str, shown: int, decimals: int, tables: str) -> str:

@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
 from ui.blocks import sentences
-from ui.session import state
+from ui.session import controls, state
 from ui.session.run_order import Page
 
 # The lessons cite the notebooks the app grew from as "seed 000" to "seed 004" (a review: a
@@ -38,7 +38,11 @@ def show_header(
 def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     """Title, what the page takes from the sidebar and the introduction, with an empty slot
     (returned) between them for :func:`show_status`, which a page's views fragment fills."""
-    st.title(title)
+    heading, menu = st.columns([1, 0.2], vertical_alignment="center", wrap=False)
+    with heading:
+        st.title(title)
+    with menu:
+        controls.page_menu()
     uses = f"Uses {page.info.uses}."
     if page.info.ignores:
         uses += f" Ignores {page.info.ignores}."

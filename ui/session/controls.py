@@ -191,15 +191,30 @@ def _shown(param: Param, settings: Settings) -> bool:
     return settings[other] == wanted
 
 
-def sidebar(settings: Settings) -> None:
-    """The navigation and every shared control, grouped as the table groups them."""
+def front_in_main(settings: Settings) -> bool:
+    """Whether a ``front`` page draws its front knobs in the main area (:func:`front_knobs`):
+    in normal mode, on any screen. Projected, the weights' larger type needs the first
+    screen's height: the knobs lead the sidebar instead, still beside the weights."""
+    return not settings["present"]
+
+
+def sidebar(settings: Settings, front: bool = False) -> None:
+    """Every shared control, grouped as the table groups them. On a ``front`` page the knobs
+    of ``nav.FRONT_KNOBS`` are drawn apart: by the page in normal mode, first in the sidebar
+    when projected."""
+    skip = set(_front_names()) if front else set()
     with st.sidebar:
-        st.markdown("**Pages**")  # outside the links' fragment: drawn once per page run
-        _navigation()
         widget("present", settings)
+        if front and not front_in_main(settings):
+            st.header("Knobs")
+            for name in _front_names():
+                _WIDGETS[name]()
         for group, title in GROUPS:
+            names = [name for name in SIDEBAR[group] if name not in skip]
+            if not names:
+                continue
             st.header(title)
-            for name in SIDEBAR[group]:
+            for name in names:
                 _WIDGETS[name]()
         # Built only when open: a change elsewhere does not resend these widgets.
         with kept_widgets.section("More settings", "more_settings") as more:
@@ -209,6 +224,28 @@ def sidebar(settings: Settings) -> None:
                 for name, param in PARAMS.items():
                     if param.group == group and _shown(param, settings) and name != "present":
                         widget(name, settings)
+
+
+def page_menu() -> None:
+    """The pages, one click away on every page and screen: a menu beside the page's title.
+
+    A popover rather than a list in the sidebar: the list pushed every control below the
+    first screen, and on a phone the sidebar is a closed drawer.
+    """
+    with st.popover("Pages", icon=":material/menu:", key="page_menu"):
+        _navigation()
+
+
+def front_knobs() -> None:
+    """The knobs of ``nav.FRONT_KNOBS`` in a row above the page's results (two rows of two
+    on a narrow screen), each with the controls shown only for one of its values."""
+    with st.container(key="front_knobs"):
+        # The scaling's three choices need a little more room than a slider or a select box.
+        widths = [1.3 if names[0] == "scaling" else 1 for names in FRONT]
+        for names, column in zip(FRONT, st.columns(widths, gap="medium"), strict=True):
+            with column:
+                for name in names:
+                    _WIDGETS[name]()
 
 
 @st.fragment(key=NAV)
@@ -238,6 +275,15 @@ SIDEBAR = {
     for group, _ in GROUPS
 }
 _WIDGETS = {name: _fragment_of(name) for names in SIDEBAR.values() for name in names}
+# Each front knob with the knobs shown only for one of its values (the mask's padding).
+FRONT = tuple(
+    (knob, *(n for n in _WIDGETS if (PARAMS[n].only_when or ("",))[0] == knob))
+    for knob in nav.FRONT_KNOBS
+)
+
+
+def _front_names() -> list[str]:
+    return [name for names in FRONT for name in names]
 
 
 def drawn(settings: Settings, groups: Sequence[str]) -> dict[str, tuple[Any, ...]]:

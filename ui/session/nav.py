@@ -22,6 +22,7 @@ class PageInfo:
     uses: str
     ignores: str = ""
     words: bool = False  # its tokens are the words of sentences, not the learner's matrix
+    front: bool = False  # it draws FRONT_KNOBS beside its results, not in the sidebar
 
     @property
     def key(self) -> str:
@@ -36,13 +37,17 @@ class PageInfo:
         return self.key.split("_", 1)[1]
 
 
+# The knobs the dashboard exists for, drawn by a ``front`` page above its results.
+FRONT_KNOBS = ("d_out", "scaling", "mask", "dropout")
+
 PAGES = (
     PageInfo(
         "streamlit_app.py",
         "Playground",
         ":material/science:",
         "🧪",
-        "every setting in the sidebar",
+        "the four knobs and every setting in the sidebar",
+        front=True,
     ),
     PageInfo(
         "pages/0_Flow.py",

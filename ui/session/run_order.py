@@ -40,7 +40,7 @@ GOOD_TRACE = "_good_trace"
 # Static styles (no user text): compact top, a visible focus ring for keyboard users, and in
 # presentation mode larger type for a projector.
 BASE_CSS = """
-.block-container { padding-top: 2.5rem; padding-bottom: 3rem; }
+.block-container { padding-top: 2rem; padding-bottom: 3rem; }
 .stApp h1 { font-size: 2.1rem; padding-top: 0; }
 .stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
@@ -65,13 +65,71 @@ BASE_CSS = """
 
 .stApp [data-testid="stCaptionContainer"] code { color: #1f1f1f; }
 
+/* A phone's or a tablet's header bar is opaque: the page starts below it; a phone's margins
+   are narrower. */
+@media (max-width: 1024px) { .stApp .block-container { padding-top: 4.25rem; } }
+@media (max-width: 640px) {
+  .stApp .block-container { padding-left: 1rem; padding-right: 1rem; }
+  .stApp h1 { font-size: 1.75rem; }
+}
+/* A grid's toolbar sits above it (always, on a touch screen): room for it, so that it never
+   covers the heading above the grid. */
+.stApp [data-testid="stElementContainer"]:has([data-testid="stDataFrame"]) { margin-top: 1.6rem; }
+@media (pointer: coarse) {
+  .stApp [data-testid="stElementContainer"]:has([data-testid="stDataFrame"]) { margin-top: 2.9rem; }
+}
+/* On a phone or a tablet no text is smaller than 14 px: code in prose and captions too. */
+@media (max-width: 1024px) {
+  .stApp [data-testid="stMarkdownContainer"] code, .stApp [data-testid="stCaptionContainer"] code
+    { font-size: max(0.875em, 14px); }
+}
+/* The title's row: the page menu keeps its size, the title takes the rest. */
+.stApp [data-testid="stColumn"]:has(.st-key-page_menu) { flex: 0 0 auto; width: auto; }
+/* The front knobs: one row, or two rows of two where the row is narrow. */
+.stApp .st-key-front_knobs { container-type: inline-size; }
+@container (max-width: 720px) {
+  .stApp .st-key-front_knobs [data-testid="stHorizontalBlock"]
+    { flex-wrap: wrap; row-gap: 0.25rem; }
+  .stApp .st-key-front_knobs [data-testid="stColumn"]
+    { flex: 1 1 calc(50% - 1rem) !important; min-width: calc(50% - 1rem) !important; }
+}
+/* What is wider than its column (a chart, a formula, a table) scrolls inside its own box:
+   Chromium lets Tab focus a scroller, and a faded edge shows on each side with more to see
+   (a scroll-driven animation: a box that does not scroll has no timeline, so no fade). */
+@property --fade-left { syntax: "\\3C length\\3E"; inherits: false; initial-value: 0px; }
+@property --fade-right { syntax: "\\3C length\\3E"; inherits: false; initial-value: 0px; }
+@keyframes scroll-fades {
+  0% { --fade-left: 0px; --fade-right: 36px; }
+  8%, 92% { --fade-left: 36px; --fade-right: 36px; }
+  100% { --fade-left: 36px; --fade-right: 0px; }
+}
+/* A chart a little wider than its column (a phone) is drawn up to 15 % smaller to fit; one
+   that would need more scrolls at that size. Columns are the query containers (cqw). */
+.stApp [data-testid="stMainBlockContainer"], .stApp [data-testid="stColumn"],
+.stApp [data-testid="stExpanderDetails"], .stApp [data-testid="stSidebarUserContent"]
+  { container-type: inline-size; }
+.stApp [data-testid="stVegaLiteChart"] > svg {
+  width: clamp(calc(attr(width px, 0px) * 0.85), 100cqw, attr(width px, 0px)); height: auto; }
+/* KaTeX draws a hair (2 px) past its own box: room for it, so that no fade shows. */
+.stApp .katex-display > .katex { padding: 0 3px; }
+.stApp [data-testid="stFullScreenFrame"]:has([data-testid="stVegaLiteChart"]),
+.stApp .katex-display,
+.stApp [data-testid="stTabs"] [role="tablist"],
+.stApp [data-testid="stMarkdownContainer"] div:has(> table) {
+  overflow-x: auto; max-width: 100cqw;
+  animation: scroll-fades linear both; animation-timeline: scroll(self inline);
+  mask-image: linear-gradient(to right, transparent, #000 var(--fade-left),
+    #000 calc(100% - var(--fade-right)), transparent);
+}
+
 """
 PRESENT_CSS = """
 .stApp .stMarkdown p, .stApp .stMarkdown li, .stApp label p { font-size: 1.3rem; }
 .stApp .stMarkdown td, .stApp .stMarkdown th { font-size: 1.15rem; }
 .stApp h1 { font-size: 2.5rem; } .stApp h2 { font-size: 1.8rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.25rem; }
-.stApp [data-testid="stPageLink"] p { font-size: 1.1rem; }
+.stApp [data-testid="stPageLink"] p, [data-testid="stPopoverBody"] [data-testid="stPageLink"] p
+  { font-size: 1.1rem; }
 .stApp [data-testid="stCode"] code, .stApp [data-testid="stCode"] code span { font-size: 1rem; }
 .stApp [data-testid="stMarkdownContainer"] code, .stApp [data-testid="stCaptionContainer"] code
   { font-size: max(0.9em, 1rem); }
@@ -182,7 +240,7 @@ def setup(file: str) -> Page:
     state.remember(controls.SCOPED_PAGE, None)  # until the page's views are drawn (views())
     state.remember(controls.CHECKED, False)
     current = state.begin(info.key)
-    controls.sidebar(current.settings)
+    controls.sidebar(current.settings, front=info.front)
     with st.sidebar:
         _rerun_on_reconnect()
     settings = state.current_settings()  # a first run may have taken the browser's values

@@ -173,6 +173,12 @@ def fits(
     )
 
 
+def prints_numbers(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> bool:
+    """False when the cells are colour only (too many, or their numbers would not fit)."""
+    texts = [str(r["text"]) for r in _records(heatmap, decimals)]
+    return sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)[2]
+
+
 def shown_decimals(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> int:
     """The decimals the heatmap's cells print: the page's, or projected, fewer (down to
     ``PRESENT_MIN_DECIMALS``) when only that keeps them at ``PRESENT_CELL_FONT`` or larger
@@ -311,6 +317,32 @@ def _heatmap_layers(
             },
         }
     ]
+    if not printed:  # colour only: a click or a tap on a cell prints its number over it
+        layers[0]["params"] = [
+            {
+                "name": "tapped",
+                # It stays until another cell is tapped: two quick taps are not a double
+                # click that would clear it.
+                "select": {"type": "point", "on": "click", "clear": False, "fields": CELL},
+            }
+        ]
+        for ink, halo in ((colors.WHITE, 4), (colors.BLACK, 0)):  # a white halo, then the ink
+            layers.append(
+                {
+                    "name": f"tapped_{'halo' if halo else 'number'}",
+                    "transform": [{"filter": {"param": "tapped", "empty": False}}],
+                    "mark": {
+                        "type": "text",
+                        "fontSize": max(size.font, sizing.FONT[False]) + 1,
+                        "fontWeight": "bold",
+                        "color": ink,
+                        "stroke": colors.WHITE if halo else None,
+                        "strokeWidth": halo,
+                        "aria": False,
+                    },
+                    "encoding": {"text": {"field": "text", "type": "nominal"}},
+                }
+            )
     if printed:
         layers.append(
             {
@@ -335,6 +367,7 @@ def _heatmap_layers(
 # under WCAG AA's 4.5 : 1, and faint on a projector); they name the tokens, so they take the
 # page's own text colour (``ui.blocks.heatmaps.vega_spec``).
 TEXT_PARTS = ("axis", "legend")
+CELL = ["row", "column"]  # what names a cell (a tapped one)
 
 
 def with_text_color(spec: dict, color: str | None) -> dict:
