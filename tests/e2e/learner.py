@@ -75,7 +75,7 @@ def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> Non
     """
     table = page.locator(GRID).nth(nth)
     chosen = ""
-    for _ in range(3):  # right after a rerun the grid may miss a click: click again
+    for _ in range(4):  # right after a rerun the grid may miss a click: click again
         table.scroll_into_view_if_needed()
         box = table.bounding_box()
         page.mouse.click(box["x"] + left, box["y"] + HEADER_HEIGHT + 17)
@@ -83,11 +83,11 @@ def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> Non
         # pressed before that are lost.
         # The click is on the top row: a cell chosen elsewhere is the grid's earlier choice
         # (a grid that had lost the focus may take a click only as focus).
-        chosen = screen.wait_for(page, chosen_cell, _on_top_row, 3)
+        chosen = screen.wait_for(page, chosen_cell, _on_top_row, 1)
         if _on_top_row(chosen):
             break
     else:
-        raise AssertionError(f"three clicks on grid {nth} chose no cell: {chosen!r}")
+        raise AssertionError(f"four clicks on grid {nth} chose no cell: {chosen!r}")
     for _ in range(row):
         page.keyboard.press("ArrowDown")
     for _ in range(column):
@@ -132,7 +132,7 @@ def delete_row(page, row: int) -> None:
     # The marker is ticked a frame or two later (the header is aria row 1, so data row
     # ``row`` is row ``row + 2``); Delete pressed before that deletes nothing.
     ticked = page.locator(f'{GRID} tr[aria-selected="true"][aria-rowindex="{row + 2}"]')
-    for _ in range(3):  # right after a rerun the grid may miss a click: click again
+    for _ in range(4):  # right after a rerun the grid may miss a click: click again
         table.scroll_into_view_if_needed()
         box = table.bounding_box()
         page.mouse.click(box["x"] + 15, box["y"] + HEADER_HEIGHT * (row + 1) + 17)
