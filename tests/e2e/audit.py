@@ -194,6 +194,24 @@ def visit(page, url: str, run_axe: bool) -> Visit:
     )
 
     wait_idle(page)
+    return measure(page, url, run_axe)
+
+
+# Two frames: what a resized window lays out again is drawn by then.
+TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def resized(page, width: int, height: int, run_axe: bool = False) -> Visit:
+    """The open page measured again at another window size (its layout follows the size;
+    no new session, no new run)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(TWO_FRAMES_JS)
+    wait_idle(page)
+    return measure(page, page.url, run_axe)
+
+
+def measure(page, url: str, run_axe: bool) -> Visit:
+    """Every measurement of the page as it is now drawn."""
     result = Visit(url)
     result.exceptions = page.locator('[data-testid="stException"]').count()
     result.charts = page.evaluate(CHART_GEOMETRY_JS)

@@ -12,7 +12,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.audit import AXE, Visit, clipped, cut_formulas, overlapping, too_wide, visit
+from tests.e2e.audit import (
+    AXE,
+    Visit,
+    clipped,
+    cut_formulas,
+    overlapping,
+    resized,
+    too_wide,
+    visit,
+)
 from ui.session import nav
 from ui.specs.colors import WHITE, contrast
 
@@ -167,38 +176,47 @@ def test_charts_fit_with_inputs_at_the_pages_limits(server, learners_browser, na
 
 
 # Phones and tablets (issue 37): touch screens, Streamlit's narrow layout. What does not fit
-# scrolls in a box of its own that says so; a chart a little too wide is drawn smaller.
-DEVICES = {
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-    "tablet": {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True},
-}
-SMALL_CASES = [(device, name, 6) for device in DEVICES for name in PAGES] + [
-    ("phone", "", 12),  # a 12-token heatmap: too wide for a phone, it scrolls
-    ("phone", "Flow", 12),
+# scrolls in a box of its own that says so; a chart a little too wide is drawn smaller. One
+# visit per page: measured on the phone, then the same tab resized to a tablet (the layout is
+# CSS, which follows the window; a new visit would only repeat the run).
+PHONE, TABLET = (390, 844), (768, 1024)
+SMALL_CASES = [(name, 6) for name in PAGES] + [
+    ("", 12),  # a 12-token heatmap: too wide for a phone, it scrolls
+    ("Flow", 12),
 ]
 
 
 @pytest.fixture(scope="module")
-def devices(browser):
-    """One browser context per device, kept for the module (its cache as a learner's)."""
-    contexts = {name: browser.new_context(**options) for name, options in DEVICES.items()}
-    yield contexts
-    for context in contexts.values():
-        context.close()
+def touch_screen(browser):
+    """A touch-screen browser context, kept for the module (its cache as a learner's)."""
+    width, height = PHONE
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
+    )
+    yield context
+    context.close()
 
 
-@pytest.mark.parametrize("case", SMALL_CASES, ids=lambda c: f"{c[0]}-{c[1] or 'Playground'}-{c[2]}")
-def test_every_page_fits_a_phone_and_a_tablet(server, devices, case):
-    """Nothing reaches past the screen or its column, every sideways scroll box takes the
-    keyboard and shows that it scrolls, no text is under 14 px, and the charts' own checks
-    (nothing cut, nothing overlapping) hold."""
-    device, name, count = case
-    page = devices[device].new_page()
-    try:
-        found = visit(page, f"{server}/{_case_url(name, False, count)}", run_axe=False)
-    finally:
-        page.close()
-    assert found.exceptions == 0
+def small_screen_problems(found: Visit) -> list[str]:
     problems = [p for p in layout_problems(found) if "wider than its column" not in p]
     problems += [f"{size} px text {text!r} in {where}" for size, text, where in found.small_text]
-    assert problems == []
+    return problems
+
+
+@pytest.mark.parametrize("case", SMALL_CASES, ids=lambda c: f"{c[0] or 'Playground'}-{c[1]}")
+def test_every_page_fits_a_phone_and_a_tablet(server, touch_screen, case):
+    """Nothing reaches past the screen or its column, every sideways scroll box takes the
+    keyboard and shows that it scrolls, no text is under 14 px, and the charts' own checks
+    (nothing cut, nothing overlapping) hold: on a phone, then on a tablet."""
+    name, count = case
+    page = touch_screen.new_page()
+    try:
+        phone = visit(page, f"{server}/{_case_url(name, False, count)}", run_axe=False)
+        tablet = resized(page, *TABLET) if count == 6 else None
+    finally:
+        page.close()
+    assert phone.exceptions == 0
+    assert small_screen_problems(phone) == [], "phone"
+    if tablet is not None:
+        assert tablet.exceptions == 0
+        assert small_screen_problems(tablet) == [], "tablet"

@@ -72,12 +72,9 @@ BASE_CSS = """
   .stApp .block-container { padding-left: 1rem; padding-right: 1rem; }
   .stApp h1 { font-size: 1.75rem; }
 }
-/* A grid's toolbar sits above it (always, on a touch screen): room for it, so that it never
-   covers the heading above the grid. */
-.stApp [data-testid="stElementContainer"]:has([data-testid="stDataFrame"]) { margin-top: 1.6rem; }
-@media (pointer: coarse) {
-  .stApp [data-testid="stElementContainer"]:has([data-testid="stDataFrame"]) { margin-top: 2.9rem; }
-}
+/* A grid's toolbar (44 px) sits above it on hover, always on a touch screen: room for it, so
+   that it never covers the heading above the grid. */
+.stApp [data-testid="stElementContainer"]:has([data-testid="stDataFrame"]) { margin-top: 2.9rem; }
 /* On a phone or a tablet no text is smaller than 14 px: code in prose and captions too. */
 @media (max-width: 1024px) {
   .stApp [data-testid="stMarkdownContainer"] code, .stApp [data-testid="stCaptionContainer"] code
