@@ -115,9 +115,19 @@ def test_tablet_a_matrix_cell_is_edited_by_touch(server, device):
     box = grid.bounding_box()
     x = box["x"] + box["width"] - 15
     y = box["y"] + learner.HEADER_HEIGHT + learner.HEADER_HEIGHT / 2  # the first row
-    page.touchscreen.tap(x, y)  # the first tap chooses the cell, the second opens it
-    chosen = screen.wait_for(page, learner.chosen_cell, lambda c: c == f"glide-cell-{D3}-0", 5)
-    assert chosen == f"glide-cell-{D3}-0"
+    target = f"glide-cell-{D3}-0"
+    editing = page.locator(learner.CELL_EDITOR).first
+    for _ in range(3):  # the first tap chooses the cell, the second opens it
+        page.touchscreen.tap(x, y)  # right after a run, the grid may take a tap only as focus
+        chosen = screen.wait_for(
+            page, learner.chosen_cell, lambda c: c == target or editing.is_visible(), 2
+        )
+        if editing.is_visible():  # the grid had chosen it already and took this as the 2nd
+            page.keyboard.press("Escape")  # closed unchanged: the cell stays chosen
+            chosen = screen.wait_for(page, learner.chosen_cell, lambda c: c == target, 2)
+        if chosen == target:
+            break
+    assert chosen == target
     before = weights_now(page)
     page.touchscreen.tap(x, y)
     editor = page.locator(learner.CELL_EDITOR).first
