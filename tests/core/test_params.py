@@ -1,5 +1,6 @@
 """Validation: every bad setting raises the project's error with a sentence naming the problem."""
 
+import itertools
 import math
 import re
 from dataclasses import fields
@@ -26,6 +27,7 @@ from attention_core.knobs.text import (
     parse_matrix,
     parse_number,
 )
+from tests.link_values import HOSTILE, is_bad
 
 
 @pytest.mark.parametrize(
@@ -434,3 +436,24 @@ def test_an_over_long_text_is_refused_by_its_length_before_its_characters_are_re
         check_text("x" * 10_000_000 + "\x07", "sentence", 200)
     with pytest.raises(AttentionInputError, match="contains U\\+0007"):
         check_text("x\x07", "sentence", 200)
+
+
+def test_the_parser_refuses_every_hostile_value_alone_and_never_echoes_it_whole():
+    """Every parameter × every hostile link value (issue 11): refused by name unless it is
+    free text a learner may type; the other values stay the defaults; a notice quotes at most
+    a short piece (the pages' side is tests/ui/test_link_fuzz.py, on a share of these)."""
+    defaults = default_settings()
+    for name, value in itertools.product(PARAMS, HOSTILE):
+        settings, notices = read_params({name: [value]})
+        refused = [notice for notice in notices if notice.param == name]
+        # The parser refuses an empty or over-long pin; the Compare page refuses what it
+        # cannot read as a pin (tests/ui).
+        expected = bool(refused) if name == "pin" and is_bad(name, value) else is_bad(name, value)
+        assert bool(refused) == expected, (name, value[:20])
+        assert [notice for notice in notices if notice.param != name] == [], name
+        assert all(len(notice.message) < 300 for notice in refused), name
+        assert all(
+            settings.values[other] == defaults.values[other]
+            for other in PARAMS
+            if other != name and other in defaults.values
+        ), name

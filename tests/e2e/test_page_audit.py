@@ -1,4 +1,5 @@
-"""Every page at 1280×720, in both modes, with 1, 6 and 12 tokens: readable and accessible;
+"""Every page at 1280×720, in both modes, with 1 (normal mode), 6 and 12 tokens: readable, and
+with 6 tokens accessible;
 and every page on a phone (390×844) and a tablet (768×1024): nothing cut at the edge.
 
 Readable (issue 15): no two numbers or labels of a chart overlap, no mark is cut off by its
@@ -31,11 +32,13 @@ PAGES = tuple(page.url_path for page in nav.PAGES)
 TOKEN_FREE = {page.url_path for page in nav.PAGES if page.words}  # words come from sentences
 EXTRA = {"Compare": "pin=seed%3D7%26mask%3Dcausal"}  # a comparison needs a pinned A
 TOKENS = {1: "preset=random&num_tokens=1&d_in=3", 6: "", 12: "preset=random&num_tokens=12&d_in=3"}
+# One token in presentation mode is left out: its charts are the smallest the larger type
+# meets, and 12 tokens in that mode are the hard case.
 CASES = [
     (name, present, count)
     for name in PAGES
     for present in (False, True)
-    for count in ((6,) if name in TOKEN_FREE else (1, 6, 12))
+    for count in ((6,) if name in TOKEN_FREE else (6, 12) if present else (1, 6, 12))
 ]
 # Violations raised by markup Streamlit itself renders, not by anything this app writes.
 STREAMLIT_OWN: dict[str, str] = {}
@@ -105,7 +108,10 @@ def contrast_problems(found: Visit, name: str) -> list[str]:
 def test_every_page_is_readable_and_accessible(server, learners_browser, case):
     """One visit, every check of it: fits and nothing overlaps, the Playground's weights on
     the first screen, axe-core's audit, and the charts' text contrast with the page."""
-    found = _open(server, learners_browser, _case_url(*case), run_axe=AXE.exists())
+    # axe reads the page's markup, which the token count changes only in size: it runs on
+    # the six-token visits, in both modes (26 of the 59).
+    run_axe = AXE.exists() and case[2] == 6
+    found = _open(server, learners_browser, _case_url(*case), run_axe=run_axe)
     assert found.exceptions == 0
     assert found.charts, "the page shows no chart"
     problems = layout_problems(found) + contrast_problems(found, case[0])
@@ -117,7 +123,7 @@ def test_every_page_is_readable_and_accessible(server, learners_browser, case):
         if v["id"] not in STREAMLIT_OWN
     ]
     assert problems == []
-    if not AXE.exists():
+    if not AXE.exists() and case[2] == 6:
         pytest.skip("layout checked; axe-core is not installed: run `npm ci --prefix tests/e2e`")
 
 
