@@ -12,6 +12,7 @@ listens on A:P. Prints nothing; exits with status 2 and a message on bad argumen
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+STORE = "ATTENTION_CLASS_STORE"  # classroom.store.STORE_VARIABLE (deploy/ imports no app code)
 FIELD = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
@@ -68,6 +70,34 @@ def nginx_conf(run_dir: Path, listen: str, ports: list[int]) -> str:
     )
 
 
+def redis_program(run_dir: Path, redis_server: str, port: int, launcher: str) -> str:
+    """supervisord's program for the class store: Redis on the loopback address only.
+
+    Persistence is what a class needs: an append-only file, so that a restarted Redis
+    still knows its classes (each key expires after 4 idle hours); no snapshots; memory
+    bounded, the keys nearest their expiry evicted first.
+    """
+    command = [
+        redis_server,
+        "--bind 127.0.0.1",
+        f"--port {port}",
+        "--protected-mode yes",
+        f"--dir {run_dir / 'redis'}",
+        '--save ""',
+        "--appendonly yes",
+        "--appendfsync everysec",
+        "--maxmemory 256mb",
+        "--maxmemory-policy volatile-ttl",
+    ]
+    return fill(
+        (HERE / "redis.conf.in").read_text(),
+        {
+            "COMMAND": supervisor_value(launcher + " ".join(command)),
+            "RUN_DIR": supervisor_value(str(run_dir)),
+        },
+    )
+
+
 def supervisord_conf(
     run_dir: Path,
     ports: list[int],
@@ -75,6 +105,8 @@ def supervisord_conf(
     python: str,
     extra: list[str],
     setpriv: str | None = None,
+    redis_server: str | None = None,
+    redis_port: int | None = None,
 ) -> str:
     """supervisord.conf: nginx and one program per worker.
 
@@ -84,6 +116,9 @@ def supervisord_conf(
     worker = (HERE / "worker.conf.in").read_text()
     launcher = f"{shlex.quote(setpriv)} --pdeathsig TERM " if setpriv else ""
     tail = "".join(" " + shlex.quote(arg) for arg in extra)
+    run_redis = bool(redis_server and redis_port)
+    # Without a Redis of its own, the workers use the store the environment names (or memory).
+    store = f"redis://127.0.0.1:{redis_port}/0" if run_redis else os.environ.get(STORE, "")
     programs = "".join(
         fill(
             worker,
@@ -94,10 +129,13 @@ def supervisord_conf(
                 "EXTRA": supervisor_value(tail),
                 "REPO": supervisor_value(str(REPO)),
                 "RUN_DIR": supervisor_value(str(run_dir)),
+                "STORE": supervisor_value(store),
             },
         )
         for name, port in zip(worker_names(len(ports)), ports, strict=True)
     )
+    if run_redis:
+        programs += redis_program(run_dir, shlex.quote(redis_server), redis_port, launcher)
     template = (HERE / "supervisord.conf.in").read_text()
     return fill(
         template,
@@ -119,6 +157,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--nginx", default="nginx")
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--setpriv", help="prefix every program with `setpriv --pdeathsig TERM`")
+    parser.add_argument("--redis-server", help="redis-server to run as the class store")
+    parser.add_argument("--redis-port", type=int, help="its port on 127.0.0.1")
     parser.add_argument("extra", nargs="*", help="more arguments for every `streamlit run`")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64:
@@ -135,13 +175,22 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
     run_dir = args.run_dir.resolve()
-    for sub in ("nginx", "logs"):
+    for sub in ("nginx", "logs", "redis"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
     host = f"[{args.address}]" if ":" in args.address else args.address
     listen = f"{host}:{args.port}"
     (run_dir / "nginx" / "nginx.conf").write_text(nginx_conf(run_dir, listen, args.ports))
     (run_dir / "supervisord.conf").write_text(
-        supervisord_conf(run_dir, args.ports, args.nginx, args.python, args.extra, args.setpriv)
+        supervisord_conf(
+            run_dir,
+            args.ports,
+            args.nginx,
+            args.python,
+            args.extra,
+            args.setpriv,
+            args.redis_server,
+            args.redis_port,
+        )
     )
     (run_dir / "workers").write_text(
         "".join(f"{n} {p}\n" for n, p in zip(worker_names(args.workers), args.ports, strict=True))

@@ -4,7 +4,8 @@
 #   bash deploy/serve.sh --workers N --port P
 #
 # Runs in the foreground; Ctrl-C or SIGTERM stops every process it started. Installs nothing:
-# it needs nginx and supervisord (Debian: apt-get install -y nginx supervisor) and the app's
+# it needs nginx, supervisord and, for class mode across workers, redis-server (Debian:
+# apt-get install -y nginx supervisor redis-server) and the app's
 # Python packages (python -m pip install -r requirements.txt), and says so when one is missing.
 set -euo pipefail
 
@@ -21,6 +22,9 @@ Usage: bash deploy/serve.sh [--workers N] [--port P] [options] [-- streamlit opt
   --run-dir DIR          where configs and logs go (default: a temporary directory that is
                          removed on exit; a given DIR is kept)
   -- ...                 anything after -- is passed to every `streamlit run`
+
+Class mode's store: redis-server on 127.0.0.1:Q+N, supervised with the workers (unless
+ATTENTION_CLASS_STORE already names a redis:// URL).
 
 Learners open http://A:P/ ; nginx keeps each browser on one worker by a cookie it sets, and
 supervisord restarts a worker that dies. Ctrl-C (or SIGTERM) stops everything.
@@ -58,6 +62,16 @@ find_tool() {  # nginx lives in /usr/sbin, which is not on every user's PATH
 }
 NGINX="$(find_tool nginx)"
 SUPERVISORD="$(find_tool supervisord)"
+# Class mode's shared store: Redis, run here unless ATTENTION_CLASS_STORE names one already.
+REDIS_SERVER=""
+if [[ -z "${ATTENTION_CLASS_STORE:-}" ]]; then
+  REDIS_SERVER="$(find_tool redis-server)"
+  if [[ -z "$REDIS_SERVER" && "$WORKERS" -gt 1 ]]; then
+    say "missing: redis-server (the workers share their classes through it). Install first:"
+    say "  apt-get install -y redis-server   (or set ATTENTION_CLASS_STORE=redis://host:port/0)"
+    exit 1
+  fi
+fi
 PYTHON="${PYTHON:-$(command -v python3 || command -v python || true)}"
 missing=()
 [[ -n "$NGINX" ]] || missing+=(nginx)
@@ -92,6 +106,8 @@ PY
 }
 specs=("$ADDRESS:$PORT")
 for ((i = 0; i < WORKERS; i++)); do specs+=("127.0.0.1:$((FIRST_WORKER_PORT + i))"); done
+REDIS_PORT="$((FIRST_WORKER_PORT + WORKERS))"  # Redis on the port after the workers'
+[[ -z "$REDIS_SERVER" ]] || specs+=("127.0.0.1:$REDIS_PORT")
 taken="$(port_taken "${specs[@]}")"
 if [[ -n "$taken" ]]; then
   say "$taken is already in use; choose another --port (or --first-worker-port)"
@@ -138,7 +154,9 @@ if command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig TERM true 2>/dev/nu
 fi
 "$PYTHON" "$HERE/render_configs.py" --run-dir "$RUN_DIR" --workers "$WORKERS" --port "$PORT" \
   --address "$ADDRESS" --first-worker-port "$FIRST_WORKER_PORT" --nginx "$NGINX" \
-  --python "$PYTHON" ${SETPRIV:+--setpriv "$SETPRIV"} -- ${EXTRA[@]+"${EXTRA[@]}"}
+  --python "$PYTHON" ${SETPRIV:+--setpriv "$SETPRIV"} \
+  ${REDIS_SERVER:+--redis-server "$REDIS_SERVER" --redis-port "$REDIS_PORT"} \
+  -- ${EXTRA[@]+"${EXTRA[@]}"}
 if ! "$NGINX" -t -q -p "$RUN_DIR/nginx/" -c "$RUN_DIR/nginx/nginx.conf" -e stderr; then
   say "nginx rejected the generated configuration ($RUN_DIR/nginx/nginx.conf)"
   KEEP_RUN_DIR=1
@@ -177,6 +195,11 @@ host="$ADDRESS"
 [[ "$host" == "0.0.0.0" ]] && host="$(hostname -I 2>/dev/null | awk '{print $1}')" && host="${host:-0.0.0.0}"
 say "ready: http://$host:$PORT/  ($WORKERS worker(s); Ctrl-C stops everything)"
 say "workers: supervisorctl -c $RUN_DIR/supervisord.conf status   logs: $RUN_DIR/logs/"
+if [[ -n "$REDIS_SERVER" ]]; then
+  say "classes: Redis on 127.0.0.1:$REDIS_PORT (supervised; classes end after 4 idle hours)"
+else
+  say "classes: ${ATTENTION_CLASS_STORE:-kept in memory by each worker}"
+fi
 
 # Wait for supervisord; a signal interrupts `wait` and runs the trap.
 status=0

@@ -168,10 +168,16 @@ if loaded is not None:
             )
         )
 page_frame.predict(
+    page,
     "Is “ship” closer to itself across the two sentences before or after the model adds context?",
     "Before: its noncontextual vectors are the same row of the embedding table (cosine 1). "
     "After the layers mix in the neighbouring words, the two contextual vectors differ, so "
     "their cosine drops below 1.",
     key="real_ship",
+    choices=(
+        "Before the model adds context",
+        "After the model adds context",
+        "The same before and after",
+    ),
 )
 page_frame.finish(page)

@@ -106,11 +106,13 @@ if pairs is not None:
     st.markdown(f"Lengths ‖x‖: {lengths}.")
 
 page_frame.predict(
+    page,
     f"Which token has the largest dot product with {safe.md(focus, 24)}, and is it the token "
     "with the largest cosine?",
     "Look at the focused token's row in both heatmaps. The dot product favours long vectors "
     "as well as aligned ones, so a long arrow can win the dot product while a shorter, "
     "better-aligned one wins the cosine. Every token's cosine with itself is exactly 1.",
     key="embeddings_dot_vs_cos",
+    choices=("Always the same token", "Not always: a long vector can win the dot product"),
 )
 page_frame.finish(page)

@@ -78,12 +78,19 @@ if not page.present:
     )
 
 page_frame.predict(
+    page,
     "If you add 5 to every score in a row, what happens to the softmax weights? And to the "
     "weights divided by the sum?",
     "Softmax weights do not change at all: e^(s+5) = e⁵·eˢ and the common factor cancels. That "
     "is exactly why the stable softmax may subtract the maximum. Weights divided by the sum do "
     "change, because (s+5)/Σ(s+5) is not s/Σs.",
     key="simplified_shift",
+    choices=(
+        "Both change",
+        "Softmax stays; divided by the sum changes",
+        "Both stay the same",
+        "Softmax changes; divided by the sum stays",
+    ),
 )
 
 st.header(f"3. The context vector of token {query + 1}")

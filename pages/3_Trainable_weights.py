@@ -68,11 +68,13 @@ heatmaps.show_side_by_side(
     ],
 )
 page_frame.predict(
+    page,
     "With trainable weights, is the score of token A against token B the same as B against A?",
     "Not in general: ω_AB = q_A·k_B uses A's query and B's key, while ω_BA = q_B·k_A uses the "
     "other pair. Without weights (page 2) queries and keys are the same vectors, so the score "
     "matrix is symmetric. Compare the score heatmap here with page 2.",
     key="weights_symmetry",
+    choices=("Yes, always", "Not in general"),
 )
 
 st.header("Book parity")

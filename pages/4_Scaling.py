@@ -110,9 +110,11 @@ if at:
         )
     )
 page_frame.predict(
+    page,
     "If d_k doubles, by how much does the variance of an unscaled score q·k grow?",
     "It doubles: q·k is a sum of d_k products, each with variance 1, so the variance is d_k. "
     "Dividing by √d_k divides the variance by d_k and brings it back to 1.",
     key="scaling_variance",
+    choices=("It stays the same", "It doubles", "It grows by √2", "It quadruples"),
 )
 page_frame.finish(page)

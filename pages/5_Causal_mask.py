@@ -237,9 +237,11 @@ with custom_col:
             icon=":material/info:",
         )
 page_frame.predict(
+    page,
     "With the causal mask, which token's context vector is simply its own value vector?",
     "The first one: it may attend only to itself, so its single weight is 1 and its context "
     "vector equals its value vector v⁽¹⁾.",
     key="causal_first",
+    choices=("The first token's", "The last token's", "Every token's", "No token's"),
 )
 page_frame.finish(page)

@@ -94,11 +94,13 @@ if averaged is not None:
         )
 
 page_frame.predict(
+    page,
     f"With p = {p:g}, what is the expected value of one weight w after dropout?",
     f"(1−p)·w/(1−p) + p·0 = w. A weight survives with probability 1−p = {1 - p:g} and is "
     "then worth w/(1−p); otherwise it is 0. Seed 000 hard-codes nn.Dropout(p=0.5) inside "
     "its modules whatever rate is passed in, and seed 002 nn.Dropout(0.3): see the Common "
     "mistakes page.",
     key="dropout_expectation",
+    choices=("w", "(1−p)·w", "w/(1−p)", "0"),
 )
 page_frame.finish(page)

@@ -135,10 +135,12 @@ if not page.present:
         "means *may not attend*, the opposite of F.scaled_dot_product_attention's."
     )
 page_frame.predict(
+    page,
     "Is the head-averaged weights matrix the attention of any single head?",
     "No. It is only a summary: each head mixes its own value slice with its own weights, and "
     "the output projection then mixes the heads. Averaging the weights loses which head "
     "attended where.",
     key="multihead_average",
+    choices=("Yes, of the first head", "No, it is only a summary"),
 )
 page_frame.finish(page)

@@ -105,10 +105,12 @@ for index, run in enumerate(runs):
             width=heatmaps.CONTENT_WIDTH - 40,  # inside an expander's padding
         )
 page_frame.predict(
+    page,
     "Which of these mistakes would a unit test that only checks output shapes catch?",
     "None of them: every wrong version returns tensors of exactly the right shape. Only tests "
     "that compare numbers (with known values, or against torch.nn.functional."
     "scaled_dot_product_attention) catch them, which is how this app's core is tested.",
     key="mistakes_shapes",
+    choices=("All of them", "Some of them", "None of them"),
 )
 page_frame.finish(page)

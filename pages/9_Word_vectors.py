@@ -134,10 +134,12 @@ st.markdown(
     )
 )
 page_frame.predict(
+    page,
     "In which sentence does “ship” keep more of its own vector, and why?",
     "In the Amazon sentence (weight 0.78 on itself, against 0.55 in the Odyssey sentence): "
     "there its neighbours (we, process, your, order) are far from it, so softmax gives them "
     "little weight; in the Odyssey sentence “crew” is close to “ship” and takes 0.13.",
     key="glove_ship",
+    choices=("The Amazon sentence", "The Odyssey sentence", "The same in both"),
 )
 page_frame.finish(page)

@@ -1,11 +1,21 @@
-"""Free loopback ports and the process table, for the replica test and bench."""
+"""Free loopback ports, the process table and deploy/serve.sh, for the lecture-hall tests
+(replicas, class mode) and bench."""
 
 from __future__ import annotations
 
 import os
 import random
+import shutil
+import signal
 import socket
+import subprocess
+import time
 from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVE = ROOT / "deploy" / "serve.sh"
 
 
 def bindable(port: int) -> bool:
@@ -63,3 +73,46 @@ def worker_pid(port: int) -> int | None:
         if state != "Z" and "streamlit" in cmdline and f"--server.port {port} " in cmdline:
             return pid
     return None
+
+
+def tool(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    return f"/usr/sbin/{name}" if os.access(f"/usr/sbin/{name}", os.X_OK) else None
+
+
+def start_serve(run_dir: Path, workers: int) -> tuple[subprocess.Popen, int, list[int]]:
+    """``deploy/serve.sh --workers N`` on free loopback ports (nginx's, the workers', and
+    Redis's after them), its configs and logs in ``run_dir``; returns once it is ready."""
+    port, *worker_ports = free_ports(workers + 2)
+    worker_ports = worker_ports[:workers]
+    log = (run_dir.parent / "serve.log").open("w")
+    command = ["bash", str(SERVE), "--workers", str(workers), "--port", str(port)]
+    command += ["--first-worker-port", str(worker_ports[0]), "--run-dir", str(run_dir)]
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # a terminal's Ctrl-C in pytest does not reach it directly
+    )
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and process.poll() is None:
+        if "serve.sh: ready" in (run_dir.parent / "serve.log").read_text():
+            return process, port, worker_ports
+        time.sleep(0.5)
+    process.terminate()
+    process.wait(60)
+    pytest.fail("serve.sh did not get ready:\n" + (run_dir.parent / "serve.log").read_text())
+
+
+def stop_serve(process: subprocess.Popen) -> None:
+    """Last resort after a failure: SIGTERM, then SIGKILL serve.sh (supervisord follows)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)

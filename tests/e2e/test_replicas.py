@@ -12,7 +12,6 @@ The scenario runs once (module fixture ``lecture``); each test checks one promis
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import pytest
 from attention_core import run_attention
 from attention_core.knobs.links import read_params
 from tests.budget import ALONE
-from tests.e2e.processes import descendants, free_ports, processes, worker_pid
+from tests.e2e.processes import descendants, processes, start_serve, stop_serve, tool, worker_pid
 from tests.e2e.screen import (
     shown_context_vector,
     slider_value,
@@ -39,7 +38,6 @@ from tests.e2e.screen import (
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(ALONE)]
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVE = ROOT / "deploy" / "serve.sh"
 HEALTHCHECK = ROOT / "deploy" / "healthcheck.py"
 WORKERS = 2
 LINKS = (
@@ -73,13 +71,6 @@ def close(shown: list[float], wanted: list[float]) -> bool:
 
 
 # --- processes and ports ------------------------------------------------------------------
-
-
-def tool(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    return f"/usr/sbin/{name}" if os.access(f"/usr/sbin/{name}", os.X_OK) else None
 
 
 # --- the scenario -------------------------------------------------------------------------
@@ -142,39 +133,6 @@ def answer_to_a_change(page, timeout: float = 45.0) -> list[float]:
     raise TimeoutError(f"no answer to a change within {timeout:.0f} s")
 
 
-def start_serve(run_dir: Path) -> tuple[subprocess.Popen, int, list[int]]:
-    port, *worker_ports = free_ports(WORKERS + 1)
-    log = (run_dir.parent / "serve.log").open("w")
-    command = ["bash", str(SERVE), "--workers", str(WORKERS), "--port", str(port)]
-    command += ["--first-worker-port", str(worker_ports[0]), "--run-dir", str(run_dir)]
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # a terminal's Ctrl-C in pytest does not reach it directly
-    )
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and process.poll() is None:
-        if "serve.sh: ready" in (run_dir.parent / "serve.log").read_text():
-            return process, port, worker_ports
-        time.sleep(0.5)
-    process.terminate()
-    process.wait(60)
-    pytest.fail("serve.sh did not get ready:\n" + (run_dir.parent / "serve.log").read_text())
-
-
-def stop_serve(process: subprocess.Popen) -> None:
-    """Last resort after a failure: SIGTERM, then SIGKILL serve.sh (supervisord follows)."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
-
-
 @pytest.fixture(scope="module")
 def lecture(browser, tmp_path_factory) -> Lecture:
     missing = [name for name in ("nginx", "supervisord") if tool(name) is None]
@@ -184,7 +142,7 @@ def lecture(browser, tmp_path_factory) -> Lecture:
             "to run the replica test"
         )
     run_dir = tmp_path_factory.mktemp("serve") / "run"
-    process, port, worker_ports = start_serve(run_dir)
+    process, port, worker_ports = start_serve(run_dir, WORKERS)
     url = f"http://127.0.0.1:{port}"
     names = {f"w{i + 1}": p for i, p in enumerate(worker_ports)}
     learners: list[Learner] = []

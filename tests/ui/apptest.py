@@ -177,8 +177,10 @@ def url_params(at: AppTest) -> dict[str, list[str]]:
 
 
 def url_settings(at: AppTest) -> Settings:
-    """The settings the URL describes, decoded by the link parser; the URL must be clean."""
-    settings, problems = read_params(url_params(at))
+    """The settings the URL describes, decoded by the link parser; the URL must be clean.
+    (A class member's URL also carries its class code, which is no setting.)"""
+    params = {k: v for k, v in url_params(at).items() if k != "class"}
+    settings, problems = read_params(params)
     assert problems == [], [p.message for p in problems]
     return settings
 

@@ -4,13 +4,15 @@ at the foot of the sidebar.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
-from ui.blocks import sentences
-from ui.session import controls, state
+from ui.blocks import class_panel, sentences
+from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
 # The lessons cite the notebooks the app grew from as "seed 000" to "seed 004" (a review: a
@@ -38,11 +40,14 @@ def show_header(
 def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     """Title, what the page takes from the sidebar and the introduction, with an empty slot
     (returned) between them for :func:`show_status`, which a page's views fragment fills."""
-    heading, menu = st.columns([1, 0.2], vertical_alignment="center", wrap=False)
+    heading, menu, classes = st.columns([1, 0.2, 0.2], vertical_alignment="center", wrap=False)
     with heading:
         st.title(title)
     with menu:
         controls.page_menu()
+    with classes:
+        class_panel.show_class_menu(page)
+    class_panel.show_class_bar(page)
     uses = f"Uses {page.info.uses}."
     if page.info.ignores:
         uses += f" Ignores {page.info.ignores}."
@@ -69,10 +74,12 @@ def show_notices(page: Page) -> None:
         st.warning(text, icon=":material/info:")
 
 
-def predict(question: str, answer: str, key: str) -> None:
-    """Ask first; the answer is not on the page until the learner clicks."""
+def predict(page: Page, question: str, answer: str, key: str, choices: Sequence[str] = ()) -> None:
+    """Ask first; the answer is not on the page until the learner clicks (or, in a class,
+    until the teacher reveals it to everyone). ``choices``: what a class may answer."""
     st.markdown(f"**Predict, then reveal.** {question}")
-    if state.is_revealed(key):
+    revealed_by_class = class_panel.show_class_question(page, key, choices)
+    if state.is_revealed(key) or revealed_by_class:
         st.success(answer, icon=":material/lightbulb:")
     else:
         st.button("Reveal the answer", key=f"reveal_{key}", on_click=state.reveal, args=(key,))
@@ -93,6 +100,7 @@ def finish(page: Page, slot: DeltaGenerator | None = None) -> None:
     (in ``slot`` from :func:`link_slot` when the page made one before)."""
     settings = state.current_settings()  # with anything the page recorded since it began
     state.sync_url(settings, page.info.key)
+    class_mode.after_run(page.info.key, settings)
     with slot if slot is not None else link_slot():
         st.code(
             state.share_link(settings, page.info.key, page.info.url_path),

@@ -27,7 +27,7 @@ from attention_core.knobs.settings import Settings
 from attention_core.knobs.settle import head_choices
 from attention_core.knobs.table import PARAMS
 from ui import safe
-from ui.session import kept_widgets, nav, state
+from ui.session import class_mode, kept_widgets, nav, state
 
 GROUPS = (
     ("input", "Input"),
@@ -325,6 +325,10 @@ def after_change(name: str) -> None:
     # fragments it would see only them. Under AppTest every change reruns the whole page; the
     # partial reruns are tested in Chromium (tests/e2e).
     page = None if config.get_option("global.appTest") else _scoped_page()
+    if class_mode.membership() is not None:
+        # In a class the page's timed fragment (the class bar) must survive the change: a
+        # rerun of other fragments, asked for a grid's edit, stopped its timer in Chromium.
+        st.rerun()
     before, after = state.current_settings(), state.preview(page) if page else None
     if after is None or name in WHOLE_PAGE or after["present"] != before["present"]:
         st.rerun()

@@ -81,7 +81,15 @@ BASE_CSS = """
     { font-size: max(0.875em, 14px); }
 }
 /* The title's row: the page menu keeps its size, the title takes the rest. */
-.stApp [data-testid="stColumn"]:has(.st-key-page_menu) { flex: 0 0 auto; width: auto; }
+.stApp [data-testid="stColumn"]:has(.st-key-page_menu),
+.stApp [data-testid="stColumn"]:has(.st-key-class_menu) { flex: 0 0 auto; width: auto; }
+/* On a phone the title has the row to itself; the two menus go under it. */
+@media (max-width: 640px) {
+  .stApp [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-class_menu)
+    { flex-wrap: wrap; row-gap: 0.25rem; }
+  .stApp [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-class_menu)
+    > [data-testid="stColumn"]:first-child { flex: 1 0 100% !important; }
+}
 /* The front knobs: one row, or two rows of two where the row is narrow. */
 .stApp .st-key-front_knobs { container-type: inline-size; }
 @container (max-width: 720px) {

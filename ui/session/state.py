@@ -30,7 +30,7 @@ from attention_core.knobs.links import link_params, read_params
 from attention_core.knobs.settings import Notice, Settings, default_settings, preset_matrix
 from attention_core.knobs.settle import follow_tokens, restore, settle, wishes_after
 from attention_core.knobs.table import PARAMS, lesson_params
-from ui.session import matrix_edits, nav
+from ui.session import class_mode, matrix_edits, nav
 
 SETTINGS = "_settings"
 EDITOR_BASE = "_editor_base"
@@ -71,7 +71,11 @@ def begin(page: str) -> Run:
         settings, notices = _back_to_link(page)
     else:
         settings = session[SETTINGS]
-    settings, changed_source, refused = _read_widgets(settings, page, read_browser=not went_back)
+    led = None if _partial_run() else class_mode.view_to_show(page)
+    if led is not None:  # following a class that moved on: the teacher's view replaces ours
+        settings = _led_to(led, settings, page)
+    read_browser = not went_back and led is None
+    settings, changed_source, refused = _read_widgets(settings, page, read_browser=read_browser)
     notices += refused
     if changed_source:
         tokens, rows = preset_matrix(settings.values)
@@ -145,11 +149,32 @@ def adopt(name: str, shown: Any) -> None:
     st.session_state[SETTINGS] = settle(changed)[0]
 
 
+def _led_to(led: tuple[Settings, str], own: Settings, page: str) -> Settings:
+    """The teacher's settings in this follower's session (its type size kept); the grids
+    start again from the teacher's matrix, and a page the teacher left is left too."""
+    settings = class_mode.keep_personal(led[0], own)
+    session = st.session_state
+    session[SETTINGS] = settings
+    session[WISHES] = {}
+    _store_matrix_source(settings)
+    session[GRIDS_GENERATION] = session.get(GRIDS_GENERATION, 0) + 1
+    if led[1] != page:
+        st.switch_page(nav.BY_KEY[led[1]].path)
+    return settings
+
+
+def _partial_run() -> bool:
+    context = get_script_run_ctx()
+    return bool(context is not None and context.fragment_ids_this_run)
+
+
 def _from_link(page: str) -> tuple[Settings, list[Notice]]:
     """The link's settings, and what was wrong with it. A bad value for another page's lesson
     is told here too, with that page named: it is not read again when the learner gets there.
+    A class code (a join link) is not a setting: it joins the class.
     """
     raw = {key: st.query_params.get_all(key) for key in st.query_params}
+    class_mode.join_from_link(raw.pop(class_mode.CLASS_KEY, []))
     scopes = ("input", "config", "view", "lesson")
     settings, notices = read_params(raw, default_settings(), scopes=scopes)
     return settings, [_named_page(n) if _lesson_elsewhere(n.param, page) else n for n in notices]
@@ -439,7 +464,7 @@ def reveal(question: str) -> None:
 
 def sync_url(settings: Settings, page: str) -> None:
     """Write the settings into the browser's URL (only when it changed)."""
-    wanted = link_for(settings, page)
+    wanted = link_for(settings, page) | class_mode.url_params()
     current = {key: st.query_params.get(key) for key in st.query_params}
     if current != wanted:
         st.query_params.from_dict(wanted)

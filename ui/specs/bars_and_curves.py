@@ -135,3 +135,54 @@ def make_line_chart(
             "legend": {"labelFontSize": font - 1, "titleFontSize": font - 1},
         },
     }
+
+
+def make_answer_bars(
+    counts: Sequence[int], choices: Sequence[str], *, title: str, present: bool = False
+) -> dict:
+    """A class's answers to one question: a bar per choice with its count and share."""
+    font = FONT[present]
+    total = sum(counts)
+    names = [f"{chr(ord('A') + i)}. {safe.plain(choice, 40)}" for i, choice in enumerate(choices)]
+    records = [
+        {
+            "choice": name,
+            "count": count,
+            "text": f"{count} ({round(100 * count / total) if total else 0} %)",
+        }
+        for name, count in zip(names, counts, strict=True)
+    ]
+    room = max(text_width(r["text"], font) for r in records) + 10
+    summary = "; ".join(f"{r['choice']}: {r['text']}" for r in records)
+    return {
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "description": safe.plain(f"{title}. {total} answers. {summary}", 600),
+        "width": "container",
+        "height": max(80, math.ceil(font * 2.2) * len(names)),
+        "title": {"text": safe.plain(title, 80), "fontSize": font + 3, "anchor": "start"},
+        "data": {"values": records},
+        "encoding": {
+            "y": {
+                "field": "choice",
+                "type": "nominal",
+                "sort": names,
+                "title": None,
+                "axis": {"labelFontSize": font, "labelLimit": 260},
+            },
+            "x": {
+                "field": "count",
+                "type": "quantitative",
+                "scale": {"domain": [0, max(1, *counts)]},
+                "title": "learners",
+                "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1, "tickMinStep": 1},
+            },
+        },
+        "layer": [
+            {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
+            {
+                "mark": {"type": "text", "align": "left", "dx": 4, "fontSize": font},
+                "encoding": {"text": {"field": "text"}, "color": {"value": "#000000"}},
+            },
+        ],
+        "padding": {**PADDING, "right": math.ceil(room)},
+    }

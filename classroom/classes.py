@@ -1,0 +1,192 @@
+"""A class: the teacher's view that learners follow, and the answers to an open question.
+
+Only the holder of the teacher key changes a class; a learner only says it is following and
+answers the open question. Every refusal is an exception whose message a learner reads.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from classroom import codes
+from classroom.store import ClassStore, StoreDownError
+
+FOLLOWING_SECONDS = 15.0  # a learner not seen for this long no longer counts as following
+MEMBERS_MAX = 400  # learner sessions per class
+VIEW_MAX_CHARS = 20_000  # a view's link (a 12 × 16 matrix with labels is under 2 000)
+CHOICES_MAX = 6
+ANSWERS_MAX = MEMBERS_MAX
+QUESTION_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
+PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,60}")
+
+
+class ClassError(Exception):
+    """Something about a class a learner or a teacher is told, in one sentence."""
+
+
+class NoSuchClassError(ClassError):
+    """No class has this code (it never existed, or it expired)."""
+
+
+class NotTeacherError(ClassError):
+    """A change asked without the class's teacher key."""
+
+
+class RefusedError(ClassError):
+    """A value that cannot be a class's (a code, a question, a choice), named."""
+
+
+class ClassUnavailableError(ClassError):
+    """The shared store cannot be reached."""
+
+
+@dataclass(frozen=True)
+class ClassState:
+    """What every follower shows: the teacher's page and settings, and the open question."""
+
+    code: str
+    version: int
+    page: str
+    link: str  # the teacher's settings as a link's query string
+    question: str  # the open question's id, "" when none is open
+    choices: int
+    revealed: bool
+
+
+class Classroom:
+    """Class mode's rules over a :class:`classroom.store.ClassStore`."""
+
+    def __init__(self, store: ClassStore, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    def _do(self, work: Callable[[], object]):
+        try:
+            return work()
+        except StoreDownError as error:
+            raise ClassUnavailableError(
+                "the class server cannot be reached; you are working on your own until it is back"
+            ) from error
+        except KeyError as error:  # the memory store: the class expired meanwhile
+            ended = "this class has ended (classes end after 4 idle hours)"
+            raise NoSuchClassError(ended) from error
+
+    def start(self, page: str, link: str) -> tuple[str, str]:
+        """A new class showing ``page`` with ``link``; returns its code and teacher key."""
+        _check_view(page, link)
+        key = codes.new_key()
+        fields = {"teacher": codes.key_digest(key), "version": "1", "page": page, "link": link}
+        fields |= {"question": "", "choices": "0", "revealed": "0"}
+        for _ in range(20):  # 23⁶ codes: a collision is rare, twenty in a row impossible
+            code = codes.new_code()
+            if self._do(lambda code=code: self._store.create(code, fields)):
+                return code, key
+        raise ClassUnavailableError("no new class can be started on this server now; try again")
+
+    def state(self, code: str) -> ClassState:
+        """The class ``code`` as its followers show it."""
+        code = _code(code)
+        fields = self._do(lambda: self._store.read(code))
+        if not fields:
+            raise NoSuchClassError(f"there is no class {code} (classes end after 4 idle hours)")
+        return ClassState(
+            code=code,
+            version=int(fields.get("version", "0")),
+            page=fields.get("page", ""),
+            link=fields.get("link", ""),
+            question=fields.get("question", ""),
+            choices=int(fields.get("choices", "0")),
+            revealed=fields.get("revealed") == "1",
+        )
+
+    def check_key(self, code: str, key: str) -> None:
+        """Nothing if ``key`` is the teacher key of class ``code``, else NotTeacherError."""
+        code = _code(code)
+        fields = self._do(lambda: self._store.read(code))
+        if not fields:
+            raise NoSuchClassError(f"there is no class {code} (classes end after 4 idle hours)")
+        given = key if isinstance(key, str) and len(key) <= 100 else ""
+        if not codes.key_matches(given, fields.get("teacher", "")):
+            raise NotTeacherError(
+                f"that is not the teacher key of class {code}: the class is unchanged"
+            )
+
+    def lead(self, code: str, key: str, page: str, link: str) -> int:
+        """Show ``page`` with ``link`` on every follower; returns the class's new version."""
+        _check_view(page, link)
+        self.check_key(code, key)
+        return self._do(lambda: self._store.write(code, {"page": page, "link": link}, bump=True))
+
+    def ask(self, code: str, key: str, question: str, choices: int) -> int:
+        """Open ``question`` (with ``choices`` options) for the class; its answer hidden."""
+        if not QUESTION_ID.fullmatch(question) or not 2 <= choices <= CHOICES_MAX:
+            raise RefusedError("a question needs an id of lowercase letters and 2 to 6 choices")
+        self.check_key(code, key)
+        fields = {"question": question, "choices": str(choices), "revealed": "0"}
+        return self._do(lambda: self._store.write(code, fields, bump=True))
+
+    def reveal(self, code: str, key: str, shown: bool = True) -> int:
+        """Show (or hide again) the open question's answer on every follower."""
+        self.check_key(code, key)
+        fields = {"revealed": "1" if shown else "0"}
+        return self._do(lambda: self._store.write(code, fields, bump=True))
+
+    def close_question(self, code: str, key: str) -> int:
+        self.check_key(code, key)
+        fields = {"question": "", "choices": "0", "revealed": "0"}
+        return self._do(lambda: self._store.write(code, fields, bump=True))
+
+    def follow(self, code: str, learner: str) -> None:
+        """``learner`` (a random id) is following ``code`` now."""
+        code, now = _code(code), self._clock()
+        if not re.fullmatch(r"[0-9a-f]{16}", learner):
+            raise RefusedError("a learner id is 16 hexadecimal digits")
+        self.state(code)  # a class that ended is not revived by its learners
+        count = self._do(lambda: self._store.seen(code, learner, now, now - FOLLOWING_SECONDS * 4))
+        if count > MEMBERS_MAX:
+            raise RefusedError(f"class {code} is full ({MEMBERS_MAX} learners)")
+
+    def following(self, code: str) -> int:
+        """How many learners followed ``code`` in the last ``FOLLOWING_SECONDS``."""
+        since = self._clock() - FOLLOWING_SECONDS
+        return int(self._do(lambda: self._store.count_seen(_code(code), since)))
+
+    def answer(self, code: str, learner: str, question: str, choice: int) -> None:
+        """``learner``'s answer to the open question; answering again replaces it."""
+        current = self.state(code)
+        if not current.question or question != current.question:
+            raise RefusedError("this question is not open in the class any more")
+        if isinstance(choice, bool) or not isinstance(choice, int):
+            raise RefusedError("an answer is one of the question's choices")
+        if not 0 <= choice < current.choices:
+            raise RefusedError(f"an answer is one of the {current.choices} choices")
+        self.follow(current.code, learner)
+        self._do(lambda: self._store.put_answer(current.code, question, learner, choice))
+
+    def tally(self, code: str, question: str) -> list[int]:
+        """How many learners chose each choice of ``question`` (its open number of choices)."""
+        current = self.state(code)
+        counts = [0] * max(current.choices, 0)
+        if question != current.question:
+            return counts
+        for choice in self._do(lambda: self._store.answers(current.code, question)):
+            if 0 <= choice < len(counts):
+                counts[choice] += 1
+        return counts
+
+
+def _code(text: str) -> str:
+    try:
+        return codes.read_code(text)
+    except codes.BadCodeError as error:
+        raise RefusedError(str(error)) from error
+
+
+def _check_view(page: str, link: str) -> None:
+    if not PAGE_ID.fullmatch(page) or len(link) > VIEW_MAX_CHARS:
+        raise RefusedError(
+            f"a class view is a page and a link of {VIEW_MAX_CHARS} characters at most"
+        )

@@ -1,0 +1,133 @@
+"""Where classes live: one small interface, kept in memory or in Redis.
+
+Every key of a class expires after ``IDLE_SECONDS`` without a write; the store holds no
+personal data: a class's fields, random learner ids with the time each was last seen, and
+each learner id's answer to each question.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+IDLE_SECONDS = 4 * 3600  # a class expires after 4 idle hours
+STORE_VARIABLE = "ATTENTION_CLASS_STORE"  # a redis:// URL; unset: in memory
+
+
+class StoreDownError(RuntimeError):
+    """The shared store cannot be reached (Redis stopped, or refused us)."""
+
+
+class ClassStore(Protocol):
+    """What class mode needs of a store. Every write refreshes the class's idle expiry."""
+
+    def create(self, code: str, fields: dict[str, str]) -> bool:
+        """Create the class ``code`` with ``fields``; False when the code is taken."""
+
+    def read(self, code: str) -> dict[str, str] | None:
+        """The class's fields, or None when there is no such class (or it expired)."""
+
+    def write(self, code: str, fields: dict[str, str], bump: bool = False) -> int:
+        """Set ``fields``; with ``bump`` add 1 to its ``version``. Returns the version."""
+
+    def seen(self, code: str, member: str, now: float, since: float) -> int:
+        """Note ``member`` seen at ``now``; forget those last seen before ``since``; returns
+        how many members remain."""
+
+    def count_seen(self, code: str, since: float) -> int:
+        """How many members were seen at ``since`` or later."""
+
+    def put_answer(self, code: str, question: str, member: str, choice: int) -> None:
+        """``member``'s answer to ``question`` (a second answer replaces the first)."""
+
+    def answers(self, code: str, question: str) -> list[int]:
+        """Every member's answer to ``question``."""
+
+
+@dataclass
+class _Class:
+    fields: dict[str, str]
+    touched: float
+    seen: dict[str, float] = field(default_factory=dict)
+    answers: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+class MemoryStore:
+    """Classes in this process's memory: one ``streamlit run`` (its sessions are threads)."""
+
+    MAX_CLASSES = 1000
+
+    def __init__(self, clock=time.time) -> None:
+        self._classes: dict[str, _Class] = {}
+        self._lock = threading.Lock()
+        self._clock = clock
+
+    def _live(self, code: str) -> _Class | None:
+        found = self._classes.get(code)
+        if found is not None and self._clock() - found.touched > IDLE_SECONDS:
+            del self._classes[code]
+            return None
+        return found
+
+    def _touched(self, code: str) -> _Class:
+        found = self._live(code)
+        if found is None:
+            raise KeyError(code)
+        found.touched = self._clock()
+        return found
+
+    def create(self, code: str, fields: dict[str, str]) -> bool:
+        with self._lock:
+            for old in list(self._classes):
+                self._live(old)  # expired classes go first
+            if self._live(code) is not None or len(self._classes) >= self.MAX_CLASSES:
+                return False
+            self._classes[code] = _Class(dict(fields), self._clock())
+            return True
+
+    def read(self, code: str) -> dict[str, str] | None:
+        with self._lock:
+            found = self._live(code)
+            return dict(found.fields) if found is not None else None
+
+    def write(self, code: str, fields: dict[str, str], bump: bool = False) -> int:
+        with self._lock:
+            found = self._touched(code)
+            found.fields.update(fields)
+            version = int(found.fields.get("version", "0")) + (1 if bump else 0)
+            found.fields["version"] = str(version)
+            return version
+
+    def seen(self, code: str, member: str, now: float, since: float) -> int:
+        with self._lock:
+            found = self._touched(code)
+            found.seen[member] = now
+            found.seen = {m: t for m, t in found.seen.items() if t >= since}
+            return len(found.seen)
+
+    def count_seen(self, code: str, since: float) -> int:
+        with self._lock:
+            found = self._live(code)
+            return sum(t >= since for t in found.seen.values()) if found is not None else 0
+
+    def put_answer(self, code: str, question: str, member: str, choice: int) -> None:
+        with self._lock:
+            self._touched(code).answers.setdefault(question, {})[member] = choice
+
+    def answers(self, code: str, question: str) -> list[int]:
+        with self._lock:
+            found = self._live(code)
+            return list(found.answers.get(question, {}).values()) if found is not None else []
+
+
+def open_store(url: str | None = None) -> ClassStore:
+    """The store the environment names: Redis for a ``redis://`` URL, else memory."""
+    url = url if url is not None else os.environ.get(STORE_VARIABLE, "")
+    if not url:
+        return MemoryStore()
+    from classroom.redis_store import RedisStore  # the redis client only where it is used
+
+    return RedisStore(url)

@@ -1,0 +1,250 @@
+"""Class mode's rules (issue 38), on both stores: in memory, and a real Redis server.
+
+Only the teacher key changes a class; codes, keys, questions and answers from outside are
+refused by name; a class expires after 4 idle hours; a learner is only a random id; a second
+answer replaces the first; answers survive a new ``Classroom`` (a worker restart) because
+they live in the store; a stopped Redis is said in words, and a restarted one (append-only
+file) still knows its classes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from classroom import (
+    CODE_ALPHABET,
+    Classroom,
+    ClassUnavailableError,
+    MemoryStore,
+    NoSuchClassError,
+    NotTeacherError,
+    RefusedError,
+    read_code,
+)
+from classroom.codes import BadCodeError, new_code, new_learner_id
+from classroom.store import IDLE_SECONDS
+from tests.e2e.processes import free_ports
+
+LINK = "d_out=3&seed=7"
+SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+LOOK_ALIKES = set("0O1IL5S2Z8BUV")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class RedisServer:
+    """Debian's redis-server on a free loopback port, with an append-only file."""
+
+    def __init__(self, folder) -> None:
+        (port,) = free_ports(1)
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.command = [SERVER, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
+        self.command += ["--save", "", "--appendonly", "yes", "--appendfsync", "always"]
+        self.process = None
+
+    def start(self) -> None:
+        import redis
+
+        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    if not os.access(SERVER, os.X_OK):
+        pytest.skip("redis-server not installed (apt-get install -y redis-server)")
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def made(request):
+    """A Classroom factory on a fresh store of each kind (the same store each call)."""
+    if request.param == "memory":
+        store = MemoryStore()
+        return lambda clock=time.time: Classroom(store, clock)
+    from classroom.redis_store import RedisStore
+
+    url = request.getfixturevalue("redis_server").url
+    store = RedisStore(url)
+    return lambda clock=time.time: Classroom(store, clock)
+
+
+def test_codes_are_six_characters_without_look_alikes_and_read_as_typed():
+    assert not LOOK_ALIKES & set(CODE_ALPHABET)
+    codes = {new_code() for _ in range(300)}
+    assert len(codes) == 300 and all(re.fullmatch(f"[{CODE_ALPHABET}]{{6}}", c) for c in codes)
+    assert read_code(" k7r-m3q ") == "K7RM3Q"
+    for bad, words in [
+        ("K7RM3", "6 characters, not 5"),
+        ("K7RM3Q9", "not 7"),
+        ("K0RM3Q", "are not among them"),
+        ("<scr>!", "are not among them"),
+        ("x" * 41, "this text has 41"),
+    ]:
+        with pytest.raises(BadCodeError, match=re.escape(words)):
+            read_code(bad)
+
+
+def test_only_the_teacher_key_changes_the_class(made):
+    room = made()
+    code, key = room.start("streamlit_app", LINK)
+    assert len(key) >= 32 and key not in code
+    assert room.state(code).link == LINK and room.state(code).version == 1
+    for forged in ("", "x" * 32, key[:-1], key + "x", "k" * 10_000, None):
+        with pytest.raises(NotTeacherError, match="not the teacher key of class"):
+            room.lead(code, forged, "4_Scaling", "d_out=5")
+        with pytest.raises(NotTeacherError):
+            room.ask(code, forged, "scaling_variance", 4)
+    assert room.state(code).page == "streamlit_app" and room.state(code).link == LINK
+    assert room.lead(code, key, "4_Scaling", "d_out=5") == 2
+    assert (room.state(code).page, room.state(code).link) == ("4_Scaling", "d_out=5")
+
+
+def test_the_store_keeps_no_key_and_no_personal_data(made):
+    room = made()
+    code, key = room.start("streamlit_app", LINK)
+    learner = new_learner_id()
+    room.follow(code, learner)
+    store = room._store
+    fields = store.read(code)
+    assert key not in " ".join(fields.values())
+    assert set(fields) == {"teacher", "version", "page", "link", "question", "choices", "revealed"}
+    with pytest.raises(RefusedError, match="16 hexadecimal digits"):
+        room.follow(code, "Alice Smith")
+
+
+def test_hostile_codes_views_questions_and_answers_are_refused_by_name(made):
+    room = made()
+    code, key = room.start("streamlit_app", LINK)
+    for hostile in ("", "ABC", "<img src=x>", "'; DROP", "Ａ" * 6, "class:*"):
+        with pytest.raises(RefusedError, match="a class code"):
+            room.state(hostile)
+    with pytest.raises(NoSuchClassError, match="there is no class"):
+        room.state("AAAAAA" if code != "AAAAAA" else "CCCCCC")
+    with pytest.raises(RefusedError, match="a class view"):
+        room.lead(code, key, "../etc", LINK)
+    with pytest.raises(RefusedError, match="a class view"):
+        room.lead(code, key, "streamlit_app", "x" * 20_001)
+    for question, choices in (("Bad Id", 3), ("q", 1), ("q", 7), ("x" * 41, 2)):
+        with pytest.raises(RefusedError, match="a question"):
+            room.ask(code, key, question, choices)
+    learner = new_learner_id()
+    with pytest.raises(RefusedError, match="not open"):
+        room.answer(code, learner, "scaling_variance", 0)
+    room.ask(code, key, "scaling_variance", 4)
+    for choice in (-1, 4, 1.0, True, "1", None):
+        with pytest.raises(RefusedError, match="choices"):
+            room.answer(code, learner, "scaling_variance", choice)
+    with pytest.raises(RefusedError, match="not open"):
+        room.answer(code, learner, "causal_first", 0)
+
+
+def test_one_answer_per_learner_and_counts_survive_a_new_worker(made):
+    room = made()
+    code, key = room.start("4_Scaling", LINK)
+    room.ask(code, key, "scaling_variance", 4)
+    first, second, third = (new_learner_id() for _ in range(3))
+    room.answer(code, first, "scaling_variance", 3)
+    room.answer(code, first, "scaling_variance", 1)  # replaces the first answer
+    room.answer(code, second, "scaling_variance", 1)
+    room.answer(code, third, "scaling_variance", 0)
+    assert room.tally(code, "scaling_variance") == [1, 2, 0, 0]
+    assert made().tally(code, "scaling_variance") == [1, 2, 0, 0]  # another process
+    assert made().following(code) == 3
+    room.reveal(code, key)
+    assert made().state(code).revealed
+    room.close_question(code, key)
+    assert made().state(code).question == ""
+    assert room.tally(code, "scaling_variance") == []
+
+
+def test_two_classes_never_mix(made):
+    room = made()
+    (a, key_a), (b, key_b) = room.start("streamlit_app", "d_out=3"), room.start("0_Flow", "")
+    room.ask(a, key_a, "causal_first", 4)
+    room.ask(b, key_b, "causal_first", 4)
+    learner = new_learner_id()
+    room.answer(a, learner, "causal_first", 2)
+    assert room.tally(a, "causal_first") == [0, 0, 1, 0]
+    assert room.tally(b, "causal_first") == [0, 0, 0, 0]
+    with pytest.raises(NotTeacherError):
+        room.lead(b, key_a, "streamlit_app", "")
+    assert room.following(b) == 0 and room.following(a) == 1
+
+
+def test_a_class_expires_after_four_idle_hours_in_memory():
+    clock = Clock()
+    room = Classroom(MemoryStore(clock), clock)
+    code, key = room.start("streamlit_app", LINK)
+    clock.now += IDLE_SECONDS - 60
+    room.lead(code, key, "streamlit_app", "d_out=4")  # activity: four more hours
+    clock.now += IDLE_SECONDS - 60
+    assert room.state(code).link == "d_out=4"
+    clock.now += 120
+    with pytest.raises(NoSuchClassError):
+        room.state(code)
+    with pytest.raises(NoSuchClassError):
+        room.follow(code, new_learner_id())  # a learner does not revive it
+
+
+def test_every_redis_key_of_a_class_expires_and_stays_bounded(redis_server):
+    import redis
+
+    from classroom.redis_store import RedisStore
+
+    url = redis_server.url
+    room = Classroom(RedisStore(url))
+    code, key = room.start("streamlit_app", LINK)
+    room.ask(code, key, "causal_first", 4)
+    for _ in range(5):
+        learner = new_learner_id()
+        room.answer(code, learner, "causal_first", 1)
+    client = redis.Redis.from_url(url)
+    keys = sorted(k.decode() for k in client.keys(f"class:{code}*"))
+    assert keys == [f"class:{code}", f"class:{code}:answers:causal_first", f"class:{code}:seen"]
+    assert all(0 < client.ttl(k) <= IDLE_SECONDS for k in keys)
+
+
+def test_a_stopped_redis_is_said_and_a_restarted_one_keeps_its_classes(redis_server):
+    from classroom.redis_store import RedisStore
+
+    room = Classroom(RedisStore(redis_server.url))
+    code, key = room.start("streamlit_app", LINK)
+    room.ask(code, key, "causal_first", 4)
+    room.answer(code, new_learner_id(), "causal_first", 0)
+    redis_server.stop()
+    with pytest.raises(ClassUnavailableError, match="cannot be reached"):
+        room.state(code)
+    with pytest.raises(ClassUnavailableError):
+        room.answer(code, new_learner_id(), "causal_first", 0)
+    redis_server.start()
+    state = room.state(code)
+    assert state.link == LINK and state.question == "causal_first"
+    assert room.tally(code, "causal_first") == [1, 0, 0, 0]

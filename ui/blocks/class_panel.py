@@ -1,0 +1,225 @@
+"""Class mode on a page: the Class menu beside the title, the bar under it (the teacher's code
+and count, or the learner's state), and the class's side of a predict-then-reveal question."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import segno
+import streamlit as st
+
+from ui import safe
+from ui.blocks.heatmaps import vega_spec
+from ui.session import class_mode, nav
+from ui.session.run_order import Page
+from ui.specs.bars_and_curves import make_answer_bars
+
+FOLLOW_EVERY = 1.0  # seconds between a follower's looks at the class (p95 within 2 s)
+COUNT_EVERY = 2.0  # seconds between the teacher's counts
+
+
+def show_class_menu(page: Page) -> None:
+    """The Class menu: teach a class, join one by its code, or lead one with its key."""
+    member = class_mode.membership()
+    with st.popover("Class", icon=":material/groups:", key="class_menu"):
+        if member is None:
+            _start_or_join(page)
+        elif member.teaching:
+            _teacher_menu(member)
+        else:
+            st.markdown(f"You are in class **{safe.md(member.code, 10)}**.")
+            st.button("Leave the class", key="class_leave", on_click=class_mode.leave)
+
+
+def _start_or_join(page: Page) -> None:
+    st.button(
+        "Teach a class",
+        key="class_start",
+        icon=":material/co_present:",
+        type="primary",
+        on_click=class_mode.start,
+        args=(page.info.key, page.settings),
+        help="Learners who join see this screen on theirs, page and settings, as you change it.",
+    )
+    with st.form("class_join", border=False):
+        st.text_input("Join a class: its code", key="class_code", max_chars=40)
+        st.form_submit_button("Join", on_click=class_mode.join_typed, args=("class_code",))
+    lead = st.expander("Lead a class you started in another tab")
+    with lead, st.form("class_take_over", border=False):
+        st.text_input("Class code", key="class_lead_code", max_chars=40)
+        st.text_input("Teacher key", key="class_lead_key", type="password", max_chars=100)
+        st.form_submit_button(
+            "Lead this class",
+            on_click=class_mode.take_over_typed,
+            args=("class_lead_code", "class_lead_key"),
+        )
+
+
+def _teacher_menu(member: class_mode.Membership) -> None:
+    link = class_mode.join_link(member.code)
+    st.markdown(f"Class code **{safe.md(member.code, 10)}**, join link:")
+    st.code(link, language=None, wrap_lines=True)
+    if st.toggle("Show the teacher key (not on the projector)", key="class_show_key"):
+        st.caption("With it, another tab or device can lead this class (the Class menu there).")
+        st.code(member.teacher_key, language=None)
+    st.button("End the class here", key="class_end", on_click=class_mode.leave)
+
+
+def _qr_png(link: str) -> bytes:
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(buffer, kind="png", scale=8, border=2)
+    return buffer.getvalue()
+
+
+def show_class_bar(page: Page) -> None:
+    """Under the title: the class's state for this session (nothing outside a class)."""
+    text = class_mode.message()
+    if text:  # the app's own sentence: a code it names has passed classroom.read_code
+        st.warning(safe.shorten(text, 300), icon=":material/groups:")
+    member = class_mode.membership()
+    if member is None:
+        return
+    if member.teaching:
+        _teacher_bar(page)
+    else:
+        _learner_bar(page)
+
+
+@st.fragment(run_every=COUNT_EVERY)
+def _teacher_bar(page: Page) -> None:
+    member = class_mode.membership()
+    if member is None or not member.teaching:
+        return
+    class_mode.flush()
+    count = class_mode.following_count()
+    member = class_mode.membership()
+    code = safe.md(member.code, 10)
+    if member.lost or count is None:
+        st.error(
+            f"**Class {code}: the class link is lost.** Learners keep what they show; your "
+            "changes reach them when the class server is back (nothing to do).",
+            icon=":material/link_off:",
+        )
+        return
+    link = class_mode.join_link(member.code)
+    info, show = st.columns([1, 0.3], vertical_alignment="center")
+    with info:
+        st.info(
+            f"**Teaching class {code}**: {count} following. Join at "
+            f"`{safe.shorten(link, 80)}` with the code **{code}**.",
+            icon=":material/co_present:",
+        )
+    with show, st.popover("Code and QR", icon=":material/qr_code_2:", key="class_qr"):
+        st.markdown(f"# {code}")
+        st.image(_qr_png(link), caption=f"Join: {safe.plain(link, 120)}", width=280)
+
+
+@st.fragment(run_every=FOLLOW_EVERY)
+def _learner_bar(page: Page) -> None:
+    member = class_mode.membership()
+    if member is None or member.teaching:
+        return
+    class_mode.still_here()
+    found = class_mode.behind()
+    if found is not None and found.page in nav.BY_KEY:
+        if found.page != page.info.key:
+            st.switch_page(nav.BY_KEY[found.page].path)
+        st.rerun(scope="app")
+    member = class_mode.membership()
+    if member is None:
+        return
+    code = safe.md(member.code, 10)
+    words, button = st.columns([1, 0.3], vertical_alignment="center")
+    with words:
+        if member.lost:
+            st.error(
+                f"**Class {code}: the class link is lost.** You are working on your own; "
+                "following resumes by itself when the class server is back.",
+                icon=":material/link_off:",
+            )
+        elif member.following:
+            st.info(
+                f"**Following the teacher** (class {code}): this screen shows theirs.",
+                icon=":material/visibility:",
+            )
+        else:
+            st.warning(
+                f"**Exploring on your own** (class {code}): your changes are yours alone.",
+                icon=":material/explore:",
+            )
+    with button:
+        if member.following:
+            st.button("Explore on my own", key="class_explore", on_click=class_mode.explore)
+        else:
+            st.button(
+                "Back to the teacher",
+                key="class_back",
+                type="primary",
+                on_click=class_mode.back_to_teacher,
+            )
+
+
+def show_class_question(page: Page, key: str, choices: Sequence[str]) -> bool:
+    """The class's side of the question ``key``: the teacher asks, watches the answers and
+    reveals; a learner answers. Returns True when the class has revealed the answer."""
+    member = class_mode.membership()
+    if member is None or not choices:
+        return False
+    found = class_mode.current_state()
+    open_here = found is not None and found.question == key
+    if member.teaching:
+        if not open_here:
+            st.button(
+                "Ask the class",
+                key=f"class_ask_{key}",
+                icon=":material/how_to_vote:",
+                on_click=class_mode.ask,
+                args=(key, len(choices)),
+            )
+            return False
+        _answers(page, key, tuple(choices))
+        revealed = bool(found and found.revealed)
+        left, right = st.columns(2)
+        with left:
+            st.button(
+                "Hide the answer" if revealed else "Reveal to the class",
+                key=f"class_reveal_{key}",
+                on_click=class_mode.reveal,
+                args=(not revealed,),
+            )
+        with right:
+            st.button(
+                "Close the question", key=f"class_close_{key}", on_click=class_mode.close_question
+            )
+        return revealed
+    if not open_here:
+        return False
+    widget = f"class_answer_{key}"
+    st.radio(
+        "Your answer (you may change it until the teacher reveals it)",
+        range(len(choices)),
+        format_func=lambda i: f"{chr(ord('A') + i)}. {choices[i]}",
+        index=None,
+        key=widget,
+        on_change=class_mode.answer,
+        args=(key, widget),
+        disabled=found.revealed,
+    )
+    return found.revealed
+
+
+@st.fragment(run_every=COUNT_EVERY)
+def _answers(page: Page, key: str, choices: tuple[str, ...]) -> None:
+    counts = class_mode.tally(key)
+    if counts is None or len(counts) != len(choices):
+        st.caption("The answers cannot be read now; they are kept and come back by themselves.")
+        return
+    spec = make_answer_bars(counts, choices, title="The class's answers", present=page.present)
+    st.vega_lite_chart(vega_spec(spec), use_container_width=True, key=f"class_answers_{key}")
+    total = sum(counts)
+    shares = "; ".join(
+        f"{chr(ord('A') + i)}: {n} ({round(100 * n / total) if total else 0} %)"
+        for i, n in enumerate(counts)
+    )
+    st.caption(f"{total} answers. {shares}.")

@@ -1,0 +1,342 @@
+"""Class mode in a session: whether it teaches or follows a class, and what it last showed.
+
+A teacher's session holds the class code and the secret teacher key (never in a link or on
+a page); every run it finishes publishes its page and settings to the class. A learner's
+session holds the code, a random id and whether it follows: a timed fragment
+(``ui.blocks.class_panel``) notices the teacher's new version and reruns the page, whose read
+phase (``ui.session.state.begin``) then takes the teacher's view. Any change of the learner's
+own detaches it ("Explore on my own"); *Back to the teacher* follows again.
+
+The class store (``classroom``) is one per process: in memory, or Redis when
+``ATTENTION_CLASS_STORE`` names one (the lecture hall's workers share it).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+import streamlit as st
+
+from attention_core.knobs.links import link_params, read_params
+from attention_core.knobs.settings import Settings
+from classroom import (
+    ClassError,
+    Classroom,
+    ClassState,
+    ClassUnavailableError,
+    NoSuchClassError,
+    open_store,
+)
+from classroom.codes import new_learner_id
+from ui.session import nav
+
+CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
+MEMBERSHIP = "_class_membership"
+MESSAGE = "_class_message"  # a refusal to show once, in the class panel
+PERSONAL = ("present",)  # what a follower keeps of its own: the teacher's view, its type size
+SEEN_EVERY = 5.0  # seconds between a follower's "still here"
+
+
+@dataclass(frozen=True)
+class Membership:
+    """This session's part in a class."""
+
+    code: str
+    teacher_key: str = ""  # only a teacher's session holds it
+    learner: str = ""
+    following: bool = True
+    applied: int = 0  # the class version whose view this session shows
+    view: tuple[str, str] = ("", "")  # that view: (page key, link)
+    lost: bool = False  # the class store could not be reached last time
+    pending: tuple[str, str] = ("", "")  # a teacher's view the store missed
+    seen_at: float = 0.0
+
+    @property
+    def teaching(self) -> bool:
+        return bool(self.teacher_key)
+
+
+@st.cache_resource(show_spinner=False)
+def classroom() -> Classroom:
+    """The process's classes (shared by every session of this worker)."""
+    return Classroom(open_store())
+
+
+def membership() -> Membership | None:
+    return st.session_state.get(MEMBERSHIP)
+
+
+def _set(member: Membership | None) -> None:
+    st.session_state[MEMBERSHIP] = member
+
+
+def say(message: str) -> None:
+    """A sentence for the class panel to show once."""
+    st.session_state[MESSAGE] = message
+
+
+def message() -> str | None:
+    """The sentence :func:`say` left, taken (shown once)."""
+    return st.session_state.pop(MESSAGE, None)
+
+
+def view_link(settings: Settings) -> str:
+    """The settings a class shares, as a query string (the learner's own type size left out)."""
+    params = {k: v for k, v in link_params(settings).items() if k not in PERSONAL}
+    return urlencode(params)
+
+
+# --- starting, joining, leaving ---------------------------------------------------------------
+
+
+def start(page: str, settings: Settings) -> None:
+    """Teach a class from this session (a button's callback)."""
+    try:
+        code, key = classroom().start(page, view_link(settings))
+    except ClassError as error:
+        say(f"No class was started: {error}.")
+        return
+    _set(Membership(code, teacher_key=key, view=(page, view_link(settings)), applied=1))
+
+
+def join(text: str) -> None:
+    """Follow the class whose code is ``text`` (a join link or the join box); a refusal is
+    said, and the learner keeps working alone."""
+    try:
+        current = classroom().state(text)
+    except ClassError as error:
+        say(f"Could not join a class: {error}. You keep working on your own.")
+        return
+    _set(Membership(current.code, learner=new_learner_id()))
+
+
+def take_over(code_text: str, key: str) -> None:
+    """Lead an existing class from this session, with its teacher key."""
+    try:
+        classroom().check_key(code_text, key)
+        current = classroom().state(code_text)
+    except ClassError as error:
+        say(f"Could not lead that class: {error}.")
+        return
+    _set(Membership(current.code, teacher_key=key, applied=0))
+
+
+def join_typed(code_widget: str) -> None:
+    """The join box's callback: the code typed into the widget ``code_widget``."""
+    join(str(st.session_state.get(code_widget) or ""))
+
+
+def take_over_typed(code_widget: str, key_widget: str) -> None:
+    """The take-over form's callback; the key typed is not kept in the widget."""
+    key = str(st.session_state.get(key_widget) or "")
+    st.session_state[key_widget] = ""
+    take_over(str(st.session_state.get(code_widget) or ""), key)
+
+
+def leave() -> None:
+    _set(None)
+
+
+def explore() -> None:
+    """Detach from the teacher: this session's changes are its own."""
+    member = membership()
+    if member is not None and not member.teaching:
+        _set(replace(member, following=False))
+
+
+def back_to_teacher() -> None:
+    """Follow again: the next run shows the teacher's current view."""
+    member = membership()
+    if member is not None and not member.teaching:
+        _set(replace(member, following=True, applied=0))
+
+
+def url_params() -> dict[str, str]:
+    """What a member's URL carries besides its settings: the class code, so that a page that
+    reconnects to a new session (its worker restarted) joins again."""
+    member = membership()
+    return {CLASS_KEY: member.code} if member is not None else {}
+
+
+def join_from_link(given: list[str]) -> None:
+    """A fresh session opened from a link with ``class=``: join that class."""
+    if given and membership() is None:
+        join(given[-1])
+
+
+# --- following ------------------------------------------------------------------------------
+
+
+def current_state() -> ClassState | None:
+    """The class as the store has it now (None, and the session marked lost, when the store
+    cannot be reached; None and the membership ended when the class has)."""
+    member = membership()
+    if member is None:
+        return None
+    try:
+        found = classroom().state(member.code)
+    except ClassUnavailableError:
+        _set(replace(member, lost=True))
+        return None
+    except NoSuchClassError as error:
+        say(f"{error}. You keep working on your own.")
+        leave()
+        return None
+    except ClassError:
+        return None
+    if member.lost:
+        _set(replace(membership(), lost=False))
+    return found
+
+
+def still_here() -> None:
+    """A follower's periodic "still following" (the teacher's count)."""
+    member = membership()
+    if member is None or member.teaching or not member.following:
+        return
+    now = time.monotonic()
+    if now - member.seen_at < SEEN_EVERY:
+        return
+    try:
+        classroom().follow(member.code, member.learner)
+    except ClassUnavailableError:
+        _set(replace(member, lost=True))
+        return
+    except ClassError:
+        return
+    _set(replace(membership(), seen_at=now))
+
+
+def behind() -> ClassState | None:
+    """The class's state when it holds a view this following session does not show yet."""
+    member = membership()
+    if member is None or member.teaching or not member.following:
+        return None
+    found = current_state()
+    if found is None or found.version == member.applied:
+        return None
+    return found
+
+
+def view_to_show(page: str) -> tuple[Settings, str] | None:
+    """In a following session's read phase: the teacher's settings and page when the class
+    moved on since this session last showed it (the caller switches page if it differs)."""
+    found = behind()
+    if found is None or found.page not in nav.BY_KEY:
+        return None
+    raw = {k: v for k, v in parse_qs(found.link, keep_blank_values=True).items()}
+    settings, _ = read_params(raw, scopes=("input", "config", "view", "lesson"))
+    member = membership()
+    _set(replace(member, applied=found.version, view=(found.page, found.link)))
+    return settings, found.page
+
+
+def keep_personal(led: Settings, own: Settings) -> Settings:
+    """The teacher's settings with this learner's own type size."""
+    return led.replace(**{name: own[name] for name in PERSONAL})
+
+
+def after_run(page: str, settings: Settings) -> None:
+    """At the end of every whole run: a teacher publishes its view; a follower whose own
+    change moved it off the teacher's view is detached, and told so."""
+    member = membership()
+    if member is None:
+        return
+    view = (page, view_link(settings))
+    if member.teaching:
+        if view != member.view:
+            try:
+                version = classroom().lead(member.code, member.teacher_key, *view)
+            except ClassUnavailableError:
+                _set(replace(member, lost=True, pending=view))
+                return
+            except ClassError as error:
+                say(f"The class did not change: {error}.")
+                return
+            _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
+        return
+    if member.following and member.applied and view != member.view:
+        _set(replace(member, following=False))
+        say("You changed the view: you are exploring on your own.")
+
+
+def join_link(code: str) -> str:
+    """The link learners open to join ``code``: this server's address with ``?class=``."""
+    parts = urlsplit(st.context.url or "http://localhost:8501/")
+    prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    path = f"/{prefix}/" if prefix else "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, urlencode({CLASS_KEY: code}), ""))
+
+
+def flush() -> None:
+    """A teacher's view the store missed (it was down): published once it answers again."""
+    member = membership()
+    if member is None or not member.teaching or not member.lost or not member.pending[0]:
+        return
+    try:
+        version = classroom().lead(member.code, member.teacher_key, *member.pending)
+    except ClassError:
+        return
+    _set(replace(member, view=member.pending, applied=version, lost=False, pending=("", "")))
+
+
+def following_count() -> int | None:
+    """How many learners follow this teacher's class (None when the store is unreachable)."""
+    member = membership()
+    if member is None:
+        return None
+    try:
+        count = classroom().following(member.code)
+    except ClassError:
+        _set(replace(member, lost=True))
+        return None
+    if member.lost and not member.pending[0]:
+        _set(replace(member, lost=False))
+    return count
+
+
+def ask(question: str, choices: int) -> None:
+    _teacher_does(lambda c, m: c.ask(m.code, m.teacher_key, question, choices))
+
+
+def reveal(shown: bool = True) -> None:
+    _teacher_does(lambda c, m: c.reveal(m.code, m.teacher_key, shown))
+
+
+def close_question() -> None:
+    _teacher_does(lambda c, m: c.close_question(m.code, m.teacher_key))
+
+
+def _teacher_does(work) -> None:
+    member = membership()
+    if member is None or not member.teaching:
+        say("Only the class's teacher can do that.")
+        return
+    try:
+        work(classroom(), member)
+    except ClassError as error:
+        say(f"The class did not change: {error}.")
+
+
+def answer(question: str, widget_key: str) -> None:
+    """A learner's answer to the open question (a radio button's callback)."""
+    member = membership()
+    choice = st.session_state.get(widget_key)
+    if member is None or member.teaching or not isinstance(choice, int):
+        return
+    try:
+        classroom().answer(member.code, member.learner, question, choice)
+    except ClassError as error:
+        say(f"Your answer was not counted: {error}.")
+
+
+def tally(question: str) -> list[int] | None:
+    member = membership()
+    if member is None:
+        return None
+    try:
+        return classroom().tally(member.code, question)
+    except ClassError:
+        return None
