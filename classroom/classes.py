@@ -62,6 +62,7 @@ class Classroom:
     def __init__(self, store: ClassStore, clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._clock = clock
+        self._recent: dict[str, tuple[float, ClassState]] = {}  # code → (read at, state)
 
     def _do(self, work: Callable[[], object]):
         try:
@@ -86,13 +87,19 @@ class Classroom:
                 return code, key
         raise ClassUnavailableError("no new class can be started on this server now; try again")
 
-    def state(self, code: str) -> ClassState:
-        """The class ``code`` as its followers show it."""
+    def state(self, code: str, max_age: float = 0.0) -> ClassState:
+        """The class ``code`` as its followers show it; with ``max_age``, as read by this
+        process at most that many seconds ago (a worker's followers all look every second:
+        one read serves them all)."""
         code = _code(code)
+        now = self._clock()
+        kept = self._recent.get(code)
+        if max_age and kept is not None and now - kept[0] <= max_age:
+            return kept[1]
         fields = self._do(lambda: self._store.read(code))
         if not fields:
             raise NoSuchClassError(f"there is no class {code} (classes end after 4 idle hours)")
-        return ClassState(
+        found = ClassState(
             code=code,
             version=int(fields.get("version", "0")),
             page=fields.get("page", ""),
@@ -101,6 +108,10 @@ class Classroom:
             choices=int(fields.get("choices", "0")),
             revealed=fields.get("revealed") == "1",
         )
+        if len(self._recent) > 1000:
+            self._recent.clear()
+        self._recent[code] = (now, found)
+        return found
 
     def check_key(self, code: str, key: str) -> None:
         """Nothing if ``key`` is the teacher key of class ``code``, else NotTeacherError."""
@@ -145,9 +156,10 @@ class Classroom:
         if not re.fullmatch(r"[0-9a-f]{16}", learner):
             raise RefusedError("a learner id is 16 hexadecimal digits")
         self.state(code)  # a class that ended is not revived by its learners
-        count = self._do(lambda: self._store.seen(code, learner, now, now - FOLLOWING_SECONDS * 4))
-        if count > MEMBERS_MAX:
+        since = now - FOLLOWING_SECONDS * 4
+        if self._do(lambda: self._store.count_seen(code, since)) >= MEMBERS_MAX:
             raise RefusedError(f"class {code} is full ({MEMBERS_MAX} learners)")
+        self._do(lambda: self._store.seen(code, learner, now, since))
 
     def following(self, code: str) -> int:
         """How many learners followed ``code`` in the last ``FOLLOWING_SECONDS``."""

@@ -4,6 +4,7 @@ book's defaults. Reading them from a link is ``links``; bringing them into range
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -92,9 +93,16 @@ def _scalar_defaults() -> dict[str, Any]:
 
 def preset_matrix(values: Mapping[str, Any]) -> tuple[tuple[str, ...], Matrix]:
     """The labels and rows of the preset the values name (seeded presets use ``seed``)."""
-    embeddings = preset_embeddings(
-        values["preset"], values["seed"], values["num_tokens"], values["d_in"]
-    )
+    return _preset_matrix(values["preset"], values["seed"], values["num_tokens"], values["d_in"])
+
+
+@functools.lru_cache(maxsize=256)
+def _preset_matrix(
+    preset: str, seed: int, num_tokens: int, d_in: int
+) -> tuple[tuple[str, ...], Matrix]:
+    """Computed once per preset: every link written and every page run asks for it (tuples,
+    so the cached value cannot be changed by a caller)."""
+    embeddings = preset_embeddings(preset, seed, num_tokens, d_in)
     return embeddings.tokens, embeddings.as_rows()
 
 

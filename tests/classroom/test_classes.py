@@ -248,3 +248,16 @@ def test_a_stopped_redis_is_said_and_a_restarted_one_keeps_its_classes(redis_ser
     state = room.state(code)
     assert state.link == LINK and state.question == "causal_first"
     assert room.tally(code, "causal_first") == [1, 0, 0, 0]
+
+
+def test_a_class_holds_at_most_its_bound_of_learner_sessions():
+    from classroom.classes import MEMBERS_MAX
+
+    room = Classroom(MemoryStore())
+    code, _ = room.start("streamlit_app", LINK)
+    for _ in range(MEMBERS_MAX):
+        room.follow(code, new_learner_id())
+    for _ in range(3):
+        with pytest.raises(RefusedError, match=f"is full \\({MEMBERS_MAX} learners\\)"):
+            room.follow(code, new_learner_id())
+    assert room.following(code) == MEMBERS_MAX

@@ -98,8 +98,9 @@ def heading(page) -> str:
 
 
 def open_class_menu(page) -> None:
+    """The Class button beside the title opens its dialog."""
     page.locator(".st-key-class_menu button").first.click()
-    page.locator('[data-testid="stPopoverBody"]').last.wait_for(state="visible")
+    page.get_by_role("dialog").wait_for(state="visible")
 
 
 def supervisorctl(run_dir, *args: str) -> None:

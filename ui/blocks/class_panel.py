@@ -20,53 +20,66 @@ COUNT_EVERY = 2.0  # seconds between the teacher's counts
 
 
 def show_class_menu(page: Page) -> None:
-    """The Class menu: teach a class, join one by its code, or lead one with its key."""
+    """The Class button beside the title. What it opens is built only when it is opened (a
+    dialog): a learner who never opens it pays for one button."""
+    if st.button("Class", icon=":material/groups:", key="class_menu"):
+        _class_dialog(page.info.key, page.settings)
+
+
+@st.dialog("Class", width="medium")
+def _class_dialog(page_key: str, settings) -> None:
     member = class_mode.membership()
-    with st.popover("Class", icon=":material/groups:", key="class_menu"):
-        if member is None:
-            _start_or_join(page)
-        elif member.teaching:
-            _teacher_menu(member)
-        else:
-            st.markdown(f"You are in class **{safe.md(member.code, 10)}**.")
-            st.button("Leave the class", key="class_leave", on_click=class_mode.leave)
+    if member is None:
+        _start_or_join(page_key, settings)
+    elif member.teaching:
+        _teacher_menu(member)
+    else:
+        st.markdown(f"You are in class {safe.md(member.code, 10)}.")
+        if st.button("Leave the class", key="class_leave"):
+            class_mode.leave()
+            st.rerun()
 
 
-def _start_or_join(page: Page) -> None:
-    st.button(
+def _start_or_join(page_key: str, settings) -> None:
+    if st.button(
         "Teach a class",
         key="class_start",
         icon=":material/co_present:",
         type="primary",
-        on_click=class_mode.start,
-        args=(page.info.key, page.settings),
         help="Learners who join see this screen on theirs, page and settings, as you change it.",
-    )
+    ):
+        class_mode.start(page_key, settings)
+        st.rerun()
     with st.form("class_join", border=False):
-        st.text_input("Join a class: its code", key="class_code", max_chars=40)
-        st.form_submit_button("Join", on_click=class_mode.join_typed, args=("class_code",))
+        code = st.text_input("Join a class: its code", key="class_code", max_chars=40)
+        if st.form_submit_button("Join"):
+            class_mode.join(code)
+            st.rerun()
     lead = st.expander("Lead a class you started in another tab")
-    with lead, st.form("class_take_over", border=False):
-        st.text_input("Class code", key="class_lead_code", max_chars=40)
-        st.text_input("Teacher key", key="class_lead_key", type="password", max_chars=100)
-        st.form_submit_button(
-            "Lead this class",
-            on_click=class_mode.take_over_typed,
-            args=("class_lead_code", "class_lead_key"),
-        )
+    with lead, st.form("class_take_over", border=False, clear_on_submit=True):
+        code = st.text_input("Class code", key="class_lead_code", max_chars=40)
+        key = st.text_input("Teacher key", key="class_lead_key", type="password", max_chars=100)
+        if st.form_submit_button("Lead this class"):
+            class_mode.take_over(code, key)
+            st.rerun()
 
 
 def _teacher_menu(member: class_mode.Membership) -> None:
     link = class_mode.join_link(member.code)
-    st.markdown(f"Class code **{safe.md(member.code, 10)}**, join link:")
+    st.markdown(f"# {safe.md(member.code, 10)}")
+    st.image(_qr_png(link), caption="Scan to join", width=280)
     st.code(link, language=None, wrap_lines=True)
     if st.toggle("Show the teacher key (not on the projector)", key="class_show_key"):
-        st.caption("With it, another tab or device can lead this class (the Class menu there).")
+        st.caption("With it, another tab or device can lead this class (the Class button there).")
         st.code(member.teacher_key, language=None)
-    st.button("End the class here", key="class_end", on_click=class_mode.leave)
+    if st.button("End the class here", key="class_end"):
+        class_mode.leave()
+        st.rerun()
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
 def _qr_png(link: str) -> bytes:
+    """The join link as a QR code, drawn here (segno, pure Python): nothing is fetched."""
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="png", scale=8, border=2)
     return buffer.getvalue()
@@ -103,32 +116,17 @@ def _teacher_bar(page: Page) -> None:
         )
         return
     link = class_mode.join_link(member.code)
-    info, show = st.columns([1, 0.3], vertical_alignment="center")
-    with info:
-        st.info(
-            f"**Teaching class {code}**: {count} following. Join at "
-            f"`{safe.shorten(link, 80)}` with the code **{code}**.",
-            icon=":material/co_present:",
-        )
-    with show, st.popover("Code and QR", icon=":material/qr_code_2:", key="class_qr"):
-        st.markdown(f"# {code}")
-        st.image(_qr_png(link), caption=f"Join: {safe.plain(link, 120)}", width=280)
+    st.info(
+        f"**Teaching class {code}**: {count} following. Join at {safe.md(link, 80)} with the "
+        f"code {code}; the *Class* button shows both large, and a QR code.",
+        icon=":material/co_present:",
+    )
 
 
-@st.fragment(run_every=FOLLOW_EVERY)
 def _learner_bar(page: Page) -> None:
+    """The learner's banner (drawn by a whole run) and the look at the class that keeps it
+    true (a timed fragment that draws nothing)."""
     member = class_mode.membership()
-    if member is None or member.teaching:
-        return
-    class_mode.still_here()
-    found = class_mode.behind()
-    if found is not None and found.page in nav.BY_KEY:
-        if found.page != page.info.key:
-            st.switch_page(nav.BY_KEY[found.page].path)
-        st.rerun(scope="app")
-    member = class_mode.membership()
-    if member is None:
-        return
     code = safe.md(member.code, 10)
     words, button = st.columns([1, 0.3], vertical_alignment="center")
     with words:
@@ -158,6 +156,23 @@ def _learner_bar(page: Page) -> None:
                 type="primary",
                 on_click=class_mode.back_to_teacher,
             )
+    _look(page.info.key, (member.lost, member.following))
+
+
+@st.fragment(run_every=FOLLOW_EVERY)
+def _look(page_key: str, shown: tuple[bool, bool]) -> None:
+    """Every second: has the teacher moved on, or has the banner's state changed? Then the
+    whole page runs again (Streamlit lets a fragment rerun only itself or the whole app);
+    else nothing is drawn, so that a look costs a follower as little as it can."""
+    class_mode.still_here()
+    found = class_mode.behind()
+    if found is not None and found.page in nav.BY_KEY:
+        if found.page != page_key:
+            st.switch_page(nav.BY_KEY[found.page].path)
+        st.rerun(scope="app")
+    member = class_mode.membership()
+    if member is None or (member.lost, member.following) != shown:
+        st.rerun(scope="app")
 
 
 def show_class_question(page: Page, key: str, choices: Sequence[str]) -> bool:

@@ -37,6 +37,7 @@ MEMBERSHIP = "_class_membership"
 MESSAGE = "_class_message"  # a refusal to show once, in the class panel
 PERSONAL = ("present",)  # what a follower keeps of its own: the teacher's view, its type size
 SEEN_EVERY = 5.0  # seconds between a follower's "still here"
+LOOK_AGE = 0.2  # a follower's look may use what another session of its worker read this recently
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Membership:
     view: tuple[str, str] = ("", "")  # that view: (page key, link)
     lost: bool = False  # the class store could not be reached last time
     pending: tuple[str, str] = ("", "")  # a teacher's view the store missed
+    just_led: bool = False  # this session's last whole run took the teacher's view
     seen_at: float = 0.0
 
     @property
@@ -123,18 +125,6 @@ def take_over(code_text: str, key: str) -> None:
     _set(Membership(current.code, teacher_key=key, applied=0))
 
 
-def join_typed(code_widget: str) -> None:
-    """The join box's callback: the code typed into the widget ``code_widget``."""
-    join(str(st.session_state.get(code_widget) or ""))
-
-
-def take_over_typed(code_widget: str, key_widget: str) -> None:
-    """The take-over form's callback; the key typed is not kept in the widget."""
-    key = str(st.session_state.get(key_widget) or "")
-    st.session_state[key_widget] = ""
-    take_over(str(st.session_state.get(code_widget) or ""), key)
-
-
 def leave() -> None:
     _set(None)
 
@@ -169,14 +159,15 @@ def join_from_link(given: list[str]) -> None:
 # --- following ------------------------------------------------------------------------------
 
 
-def current_state() -> ClassState | None:
-    """The class as the store has it now (None, and the session marked lost, when the store
-    cannot be reached; None and the membership ended when the class has)."""
+def current_state(max_age: float = 0.0) -> ClassState | None:
+    """The class as the store has it (read at most ``max_age`` seconds ago by this process);
+    None, and the session marked lost, when the store cannot be reached; None and the
+    membership ended when the class has."""
     member = membership()
     if member is None:
         return None
     try:
-        found = classroom().state(member.code)
+        found = classroom().state(member.code, max_age)
     except ClassUnavailableError:
         _set(replace(member, lost=True))
         return None
@@ -214,23 +205,31 @@ def behind() -> ClassState | None:
     member = membership()
     if member is None or member.teaching or not member.following:
         return None
-    found = current_state()
+    found = current_state(LOOK_AGE)
     if found is None or found.version == member.applied:
         return None
     return found
+
+
+def led_settings(found: ClassState) -> Settings:
+    """The teacher's settings of ``found``, as this session shows them (its type size kept)."""
+    raw = {k: v for k, v in parse_qs(found.link, keep_blank_values=True).items()}
+    settings, _ = read_params(raw, scopes=("input", "config", "view", "lesson"))
+    own = st.session_state.get("_settings")
+    return keep_personal(settings, own) if own is not None else settings
 
 
 def view_to_show(page: str) -> tuple[Settings, str] | None:
     """In a following session's read phase: the teacher's settings and page when the class
     moved on since this session last showed it (the caller switches page if it differs)."""
     found = behind()
-    if found is None or found.page not in nav.BY_KEY:
-        return None
-    raw = {k: v for k, v in parse_qs(found.link, keep_blank_values=True).items()}
-    settings, _ = read_params(raw, scopes=("input", "config", "view", "lesson"))
     member = membership()
-    _set(replace(member, applied=found.version, view=(found.page, found.link)))
-    return settings, found.page
+    if found is None or member is None or found.page not in nav.BY_KEY:
+        return None
+    if found.version == member.applied or not member.following:
+        return None
+    _set(replace(member, applied=found.version, just_led=True))
+    return led_settings(found), found.page
 
 
 def keep_personal(led: Settings, own: Settings) -> Settings:
@@ -257,7 +256,9 @@ def after_run(page: str, settings: Settings) -> None:
                 return
             _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
         return
-    if member.following and member.applied and view != member.view:
+    if member.just_led:  # the teacher's view as this page settled it: what to compare with
+        _set(replace(member, view=view, just_led=False))
+    elif member.following and member.applied and view != member.view:
         _set(replace(member, following=False))
         say("You changed the view: you are exploring on your own.")
 

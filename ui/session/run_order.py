@@ -13,6 +13,7 @@ the rest of the page (the matrix editor, the other controls) is neither rebuilt 
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 from collections.abc import Callable
@@ -25,8 +26,8 @@ import torch
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attention_core import AttentionInputError, AttentionTrace, run_attention
-from attention_core.config import AttentionConfig
-from attention_core.embeddings import Embeddings, display_labels
+from attention_core.config import AttentionConfig, Matrix
+from attention_core.embeddings import Embeddings, display_labels, make_embeddings
 from attention_core.formatting import format_number, format_vector
 from attention_core.knobs.settings import Notice, Settings, default_settings
 from attention_core.knobs.table import PARAMS
@@ -327,9 +328,16 @@ def _again(info: nav.PageInfo) -> Page:
     return _page(info, current, state.current_settings())
 
 
+@functools.lru_cache(maxsize=128)
+def _trace_of(tokens: tuple[str, ...], rows: Matrix, config: AttentionConfig) -> AttentionTrace:
+    """The core's trace, shared by every session of this process that shows the same settings
+    (a class's followers all do). A trace is frozen and never changed in place."""
+    return run_attention(make_embeddings(tokens, rows), config)
+
+
 def _compute(settings: Settings) -> tuple[AttentionTrace, str | None]:
     try:
-        trace = run_attention(settings.embeddings(), settings.config())
+        trace = _trace_of(settings.tokens, settings.rows, settings.config())
     except Exception as error:  # settled settings always run; this is a safety net
         LOG.exception("the main computation failed")
         previous = state.recall(GOOD_TRACE)

@@ -71,6 +71,7 @@ def begin(page: str) -> Run:
         settings, notices = _back_to_link(page)
     else:
         settings = session[SETTINGS]
+    # Whole runs only: a rerun of the views alone must not bring a new matrix or page.
     led = None if _partial_run() else class_mode.view_to_show(page)
     if led is not None:  # following a class that moved on: the teacher's view replaces ours
         settings = _led_to(led, settings, page)
@@ -156,8 +157,10 @@ def _led_to(led: tuple[Settings, str], own: Settings, page: str) -> Settings:
     session = st.session_state
     session[SETTINGS] = settings
     session[WISHES] = {}
-    _store_matrix_source(settings)
-    session[GRIDS_GENERATION] = session.get(GRIDS_GENERATION, 0) + 1
+    if (settings.tokens, settings.rows) != (own.tokens, own.rows):
+        _store_matrix_source(settings)
+    if any(settings[n] != own[n] for n in PARAMS if PARAMS[n].scope == "lesson"):
+        session[GRIDS_GENERATION] = session.get(GRIDS_GENERATION, 0) + 1
     if led[1] != page:
         st.switch_page(nav.BY_KEY[led[1]].path)
     return settings
