@@ -218,10 +218,26 @@ def hall(browser, tmp_path_factory) -> Hall:
         for page in learners:
             title = screen.wait_for(page, heading, lambda text: "Scaling" in text, timeout=30)
             hall.followed_page.append(title)
-        teacher.get_by_role("button", name="Ask the class").click()
+            screen.wait_ready(page)
+        ask = teacher.get_by_role("button", name="Ask the class")
+        opened = teacher.get_by_role("button", name="Reveal to the class")
+        for _ in range(3):  # a click while the page is being redrawn may be lost: again
+            if ask.count():
+                ask.click()
+            try:
+                opened.wait_for(timeout=10_000)
+                break
+            except Exception:
+                continue
+        opened.wait_for(timeout=1_000)  # the question is open on the teacher's screen
         for n, page in enumerate(learners):
             choice = page.get_by_role("radiogroup", name=re.compile("Your answer"))
-            choice.wait_for(timeout=20_000)
+            try:
+                choice.wait_for(timeout=30_000)
+            except Exception as error:  # say what the learner's screen showed instead
+                raise AssertionError(
+                    f"learner {n}: no answer buttons; shown: {banner(page)}"
+                ) from error
             choice.get_by_text("It doubles" if n else "It quadruples").click()
         hall.counted = screen.wait_for(
             teacher,
