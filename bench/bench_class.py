@@ -173,15 +173,21 @@ def _collect(sessions, d_out, written, latencies, missed):
     return latencies, missed
 
 
-async def phase_followers(url, room, code, key, count, seconds, every, serve_pid, change=True):
-    stop = asyncio.Event()
-    sessions = [Session(url, f"class={code}") for _ in range(count)]
+async def open_sessions(sessions: list[Session], stop: asyncio.Event) -> list[asyncio.Task]:
+    """Connect every session and wait (at most 120 s) until each shows its numbers."""
     tasks = [asyncio.create_task(s.run(stop)) for s in sessions]
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not all(s.shown for s in sessions):
         await asyncio.sleep(0.2)
+    await asyncio.sleep(2)  # the first runs' tails settle before anything is measured
+    return tasks
+
+
+async def phase_followers(url, room, code, key, count, seconds, every, serve_pid, change=True):
+    stop = asyncio.Event()
+    sessions = [Session(url, f"class={code}") for _ in range(count)]
+    tasks = await open_sessions(sessions, stop)
     joined = sum(1 for s in sessions if s.shown)
-    await asyncio.sleep(2)
     cpu, looks = workers_cpu(serve_pid), sum(s.looks for s in sessions)
     latencies, missed, changes = [], 0, 0
     d_outs = (3, 4, 2)
@@ -220,11 +226,7 @@ async def phase_alone(url, count, seconds, every, serve_pid):
     """Learners in no class, each moving the d_out slider every ``every`` s."""
     stop = asyncio.Event()
     sessions = [Session(url, f"seed={100 + i}") for i in range(count)]
-    tasks = [asyncio.create_task(s.run(stop)) for s in sessions]
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not all(s.shown for s in sessions):
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(2)
+    tasks = await open_sessions(sessions, stop)
     cpu, latencies, missed, changes = workers_cpu(serve_pid), [], 0, 0
     start, pending, step = time.monotonic(), {}, 0
     cpu_end, busy = None, seconds

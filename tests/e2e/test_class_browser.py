@@ -93,6 +93,16 @@ def wait_banner(page, pattern: str, timeout: float = 20.0) -> str:
     return banner(page)
 
 
+def open_app(browser, contexts: list, url: str, **options):
+    """A new browser context (another device) on ``url``, its first run drawn."""
+    context = browser.new_context(**options)
+    contexts.append(context)
+    page = context.new_page()
+    page.goto(url)
+    screen.wait_ready(page)
+    return page
+
+
 def heading(page) -> str:
     return page.locator("h1").first.inner_text()
 
@@ -135,11 +145,7 @@ def hall(browser, tmp_path_factory) -> Hall:
     try:
         laptop = {"viewport": {"width": 1280, "height": 720}}
         phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-        teacher_context = browser.new_context(**laptop)
-        contexts.append(teacher_context)
-        teacher = teacher_context.new_page()
-        teacher.goto(url)
-        screen.wait_ready(teacher)
+        teacher = open_app(browser, contexts, url, **laptop)
         open_class_menu(teacher)
         teacher.get_by_role("button", name="Teach a class").click()
         text = wait_banner(teacher, r"Teaching class [A-Z0-9]{6}")
@@ -151,7 +157,7 @@ def hall(browser, tmp_path_factory) -> Hall:
             context = browser.new_context(**options)
             contexts.append(context)
             page = context.new_page()
-            if n == 1:  # joins by typing the code into the Class menu
+            if n == 1:  # joins by typing the code into the Class dialog
                 page.goto(url)
                 screen.wait_ready(page)
                 open_class_menu(page)
@@ -185,11 +191,7 @@ def hall(browser, tmp_path_factory) -> Hall:
         hall.explorer_back = wait_shows(explorer, teachers_numbers) is not None
 
         # A forged teacher key, typed into another session's take-over form.
-        forger_context = browser.new_context(**laptop)
-        contexts.append(forger_context)
-        forger = forger_context.new_page()
-        forger.goto(url)
-        screen.wait_ready(forger)
+        forger = open_app(browser, contexts, url, **laptop)
         open_class_menu(forger)
         forger.get_by_text("Lead a class you started in another tab").click()
         forger.get_by_label("Class code").fill(hall.code)

@@ -423,3 +423,16 @@ def test_axis_and_legend_text_take_the_page_text_colour():
     assert themed["config"]["legend"] == {"labelColor": "#111111", "titleColor": "#111111"}
     assert spec["config"]["axis"] == {"labelFontSize": 17, "labelColor": "#222222"}  # a copy
     assert heatmap_chart.with_text_color(spec, None) is spec
+
+
+def test_a_class_answers_chart_prints_counts_and_shares_and_says_them_in_its_description():
+    from ui.specs.bars_and_curves import answer_shares, make_answer_bars
+
+    assert answer_shares([0, 2, 0, 1]) == ["0 (0 %)", "2 (67 %)", "0 (0 %)", "1 (33 %)"]
+    assert answer_shares([0, 0]) == ["0 (0 %)", "0 (0 %)"]  # nobody has answered yet
+    spec = make_answer_bars([0, 2, 0, 1], ["w", "**2w**", "√2·w", "4w"], title="Answers")
+    texts = [r["text"] for r in spec["data"]["values"]]
+    assert texts == ["0 (0 %)", "2 (67 %)", "0 (0 %)", "1 (33 %)"]
+    assert spec["encoding"]["y"]["sort"][1] == "B. **2w**"  # chart text is never Markdown
+    assert "3 answers" in spec["description"] and "B. **2w**: 2 (67 %)" in spec["description"]
+    assert spec["encoding"]["x"]["axis"]["tickMinStep"] == 1

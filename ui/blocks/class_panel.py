@@ -1,5 +1,6 @@
-"""Class mode on a page: the Class menu beside the title, the bar under it (the teacher's code
-and count, or the learner's state), and the class's side of a predict-then-reveal question."""
+"""Class mode on a page: the Class button (a dialog) beside the title, the bar under it (the
+teacher's code and count, or the learner's state), and the class's side of a predict-then-reveal
+question."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ui import safe
 from ui.blocks.heatmaps import vega_spec
 from ui.session import class_mode, nav
 from ui.session.run_order import Page
-from ui.specs.bars_and_curves import make_answer_bars
+from ui.specs.bars_and_curves import answer_shares, make_answer_bars
 
 FOLLOW_EVERY = 1.0  # seconds between a follower's looks at the class (p95 within 2 s)
 COUNT_EVERY = 2.0  # seconds between the teacher's counts
@@ -232,9 +233,5 @@ def _answers(page: Page, key: str, choices: tuple[str, ...]) -> None:
         return
     spec = make_answer_bars(counts, choices, title="The class's answers", present=page.present)
     st.vega_lite_chart(vega_spec(spec), use_container_width=True, key=f"class_answers_{key}")
-    total = sum(counts)
-    shares = "; ".join(
-        f"{chr(ord('A') + i)}: {n} ({round(100 * n / total) if total else 0} %)"
-        for i, n in enumerate(counts)
-    )
-    st.caption(f"{total} answers. {shares}.")
+    shares = "; ".join(f"{chr(ord('A') + i)}: {s}" for i, s in enumerate(answer_shares(counts)))
+    st.caption(f"{sum(counts)} answers. {shares}.")

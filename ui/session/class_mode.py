@@ -212,11 +212,10 @@ def behind() -> ClassState | None:
 
 
 def led_settings(found: ClassState) -> Settings:
-    """The teacher's settings of ``found``, as this session shows them (its type size kept)."""
-    raw = {k: v for k, v in parse_qs(found.link, keep_blank_values=True).items()}
+    """The teacher's settings of ``found`` (``keep_personal`` then keeps the learner's own)."""
+    raw = parse_qs(found.link, keep_blank_values=True)
     settings, _ = read_params(raw, scopes=("input", "config", "view", "lesson"))
-    own = st.session_state.get("_settings")
-    return keep_personal(settings, own) if own is not None else settings
+    return settings
 
 
 def view_to_show(page: str) -> tuple[Settings, str] | None:

@@ -293,7 +293,7 @@ def views(page: Page, draw: Callable[[Page], None]) -> None:
 
     @st.fragment(key=controls.VIEWS)
     def fragment() -> None:
-        if _partial_run():
+        if state.partial_run():
             draw(_again(page.info))
             return
         draw(page)
@@ -304,12 +304,6 @@ def views(page: Page, draw: Callable[[Page], None]) -> None:
         state.remember(controls.SCOPED_PAGE, (page.info.key, page_hash))
 
     fragment()
-
-
-def _partial_run() -> bool:
-    """True while only fragments rerun (not the whole page)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
 
 
 def _again(info: nav.PageInfo) -> Page:

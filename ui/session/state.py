@@ -72,7 +72,7 @@ def begin(page: str) -> Run:
     else:
         settings = session[SETTINGS]
     # Whole runs only: a rerun of the views alone must not bring a new matrix or page.
-    led = None if _partial_run() else class_mode.view_to_show(page)
+    led = None if partial_run() else class_mode.view_to_show(page)
     if led is not None:  # following a class that moved on: the teacher's view replaces ours
         settings = _led_to(led, settings, page)
     read_browser = not went_back and led is None
@@ -166,7 +166,8 @@ def _led_to(led: tuple[Settings, str], own: Settings, page: str) -> Settings:
     return settings
 
 
-def _partial_run() -> bool:
+def partial_run() -> bool:
+    """True while only fragments rerun (not the whole page)."""
     context = get_script_run_ctx()
     return bool(context is not None and context.fragment_ids_this_run)
 

@@ -36,28 +36,60 @@ def make_weight_bars(
         }
         for label, weight in zip(labels, weights, strict=True)
     ]
+    return _bars(
+        records,
+        labels,
+        title=title,
+        description=safe.plain(description, 300),
+        x_title="weight",
+        top=top,
+        font=font,
+        height=max(100, math.ceil(font * 2) * len(labels)),
+        label_limit=160,
+    )
+
+
+def _bars(
+    records: list[dict],
+    keys: list[str],
+    *,
+    title: str,
+    description: str,
+    x_title: str,
+    top: float,
+    font: int,
+    height: int,
+    label_limit: int,
+    whole: bool = False,
+) -> dict:
+    """Horizontal bars of ``records`` (key, weight, text, desc), in the order of ``keys``,
+    each with its text printed at its end; ``whole``: the axis counts in whole numbers."""
     room = max(text_width(r["text"], font) for r in records) + 10
     return {
         "autosize": {"type": "fit-x", "contains": "padding"},
-        "description": safe.plain(description, 300),
+        "description": description,
         "width": "container",
-        "height": max(100, math.ceil(font * 2) * len(labels)),
+        "height": height,
         "title": {"text": safe.plain(title, 80), "fontSize": font + 3, "anchor": "start"},
         "data": {"values": records},
         "encoding": {
             "y": {
                 "field": "key",
                 "type": "nominal",
-                "sort": labels,
+                "sort": keys,
                 "title": None,
-                "axis": {"labelFontSize": font, "labelLimit": 160},
+                "axis": {"labelFontSize": font, "labelLimit": label_limit},
             },
             "x": {
                 "field": "weight",
                 "type": "quantitative",
                 "scale": {"domain": [0, top]},
-                "title": "weight",
-                "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
+                "title": x_title,
+                "axis": {
+                    "labelFontSize": font - 1,
+                    "titleFontSize": font - 1,
+                    **({"tickMinStep": 1, "format": "d"} if whole else {}),
+                },
             },
         },
         "layer": [
@@ -137,52 +169,32 @@ def make_line_chart(
     }
 
 
+def answer_shares(counts: Sequence[int]) -> list[str]:
+    """Each choice's count and share of the answers, as the chart and its words print it."""
+    total = sum(counts)
+    return [f"{n} ({round(100 * n / total) if total else 0} %)" for n in counts]
+
+
 def make_answer_bars(
     counts: Sequence[int], choices: Sequence[str], *, title: str, present: bool = False
 ) -> dict:
     """A class's answers to one question: a bar per choice with its count and share."""
     font = FONT[present]
-    total = sum(counts)
     names = [f"{chr(ord('A') + i)}. {safe.plain(choice, 40)}" for i, choice in enumerate(choices)]
     records = [
-        {
-            "choice": name,
-            "count": count,
-            "text": f"{count} ({round(100 * count / total) if total else 0} %)",
-        }
-        for name, count in zip(names, counts, strict=True)
+        {"key": name, "weight": count, "text": share, "desc": f"{name}: {share}"}
+        for name, count, share in zip(names, counts, answer_shares(counts), strict=True)
     ]
-    room = max(text_width(r["text"], font) for r in records) + 10
-    summary = "; ".join(f"{r['choice']}: {r['text']}" for r in records)
-    return {
-        "autosize": {"type": "fit-x", "contains": "padding"},
-        "description": safe.plain(f"{title}. {total} answers. {summary}", 600),
-        "width": "container",
-        "height": max(80, math.ceil(font * 2.2) * len(names)),
-        "title": {"text": safe.plain(title, 80), "fontSize": font + 3, "anchor": "start"},
-        "data": {"values": records},
-        "encoding": {
-            "y": {
-                "field": "choice",
-                "type": "nominal",
-                "sort": names,
-                "title": None,
-                "axis": {"labelFontSize": font, "labelLimit": 260},
-            },
-            "x": {
-                "field": "count",
-                "type": "quantitative",
-                "scale": {"domain": [0, max(1, *counts)]},
-                "title": "learners",
-                "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1, "tickMinStep": 1},
-            },
-        },
-        "layer": [
-            {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
-            {
-                "mark": {"type": "text", "align": "left", "dx": 4, "fontSize": font},
-                "encoding": {"text": {"field": "text"}, "color": {"value": "#000000"}},
-            },
-        ],
-        "padding": {**PADDING, "right": math.ceil(room)},
-    }
+    summary = "; ".join(r["desc"] for r in records)
+    return _bars(
+        records,
+        names,
+        title=title,
+        description=safe.plain(f"{title}. {sum(counts)} answers. {summary}", 600),
+        x_title="learners",
+        top=max(1, *counts),
+        font=font,
+        height=max(80, math.ceil(font * 2.2) * len(names)),
+        label_limit=260,
+        whole=True,
+    )
