@@ -152,7 +152,8 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
         f"tokens: {' '.join(labels)}  (d_in {trace.inputs.shape[1]},"
         f" width of queries {trace.queries.shape[1]},"
         f" init {config.init}, seed {config.seed})",
-        f"scores {config.scoring}, divided by {format_number(trace.scale_divisor, decimals)}"
+        f"scores {config.scoring}, divided by "
+        f"{format_number(trace.scale_divisor, decimals, ascii_only=True)}"
         f" ({config.scaling}), {config.norm}, mask {config.mask} ({config.mask_strategy}),"
         f" dropout {config.dropout:g}{'' if config.train else ' (eval)'}, heads {trace.num_heads}",
         f"qkv_bias {'on' if trace.b_query is not None else 'off'}, out_proj {config.out_proj}"

@@ -56,10 +56,16 @@ def read_pin(text: str) -> Settings:
 
 
 def changed_settings(first: Settings, second: Settings) -> list[tuple[str, str, str]]:
-    """The matrix and config values that differ: (name, value in A, value in B) as link text."""
+    """The matrix and config values that differ: (name, value in A, value in B) as link text.
+
+    A value that A or B does not use (the padding under another mask) is no difference: the
+    knob that decides it (the mask) is named instead.
+    """
     changes = []
     for name, param in PARAMS.items():
         if param.scope not in PIN_SCOPES or name in ("x", "tokens"):
+            continue
+        if not (param.matters(first.values) and param.matters(second.values)):
             continue
         if first[name] != second[name]:
             changes.append((name, param.to_text(first[name]), param.to_text(second[name])))

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 
 DEFAULT_DECIMALS = 4  # the book prints four decimals
+MINUS = "\u2212"  # the minus sign (−) every number on screen carries, not the hyphen (-)
 
-NONFINITE_TEXT = {"neg_inf": "−∞", "pos_inf": "∞", "nan": "undefined"}
+NONFINITE_TEXT = {"neg_inf": f"{MINUS}∞", "pos_inf": "∞", "nan": "undefined"}
 NONFINITE_ASCII = {"neg_inf": "-inf", "pos_inf": "inf", "nan": "undefined"}
 
 
@@ -15,7 +16,9 @@ def format_number(
 ) -> str:
     """``value`` with a fixed number of decimals; −∞ (a masked score), ∞ and NaN in words.
 
-    A negative zero is written as zero. Infinities and NaN are never printed as Python's
+    A negative number is written with the minus sign, "−0.2104", as legends and formulas
+    write it (``ascii_only``: with the hyphen, "-0.2104", for the command line and files). A
+    negative zero is written as zero. Infinities and NaN are never printed as Python's
     ``inf``/``nan``: a masked score reads −∞, and NaN (0/0, or ∞/∞ after an overflow) reads
     "undefined".
     """
@@ -27,7 +30,21 @@ def format_number(
     text = f"{value:.{decimals}f}"
     if text.startswith("-") and float(text) == 0.0:
         text = text[1:]
-    return text
+    return text if ascii_only else with_minus(text)
+
+
+def format_scientific(value: float, digits: int = 1) -> str:
+    """``value`` in scientific notation with ``digits`` decimals, "2.8e−06", for a number the
+    page's decimals would round to 0 or a largest difference; ∞ and NaN as
+    :func:`format_number` writes them."""
+    if not math.isfinite(value):
+        return format_number(value)
+    return with_minus(f"{value:.{digits}e}")
+
+
+def with_minus(text: str) -> str:
+    """A number's text with each hyphen-minus written as the minus sign: "−0.5", "1e−05"."""
+    return text.replace("-", MINUS)
 
 
 def format_vector(values: list[float], decimals: int = DEFAULT_DECIMALS) -> str:

@@ -11,10 +11,10 @@ from real_model import (
     ModelLoadError,
     model_source,
 )
-from real_model.analysis import MAX_TOKENS, SIMPLIFIED
+from real_model.analysis import SIMPLIFIED
 from real_model.seed001 import AMAZON, ODYSSEY
 from ui import safe
-from ui.blocks import heatmaps, page_frame, weights_view
+from ui.blocks import heatmaps, page_frame, sentences, weights_view
 from ui.session import cached, controls, run_order
 from ui.specs import heatmap_chart, tables
 
@@ -37,7 +37,10 @@ try:
     loaded = cached.encoder()
 except ModelLoadError as error:
     loaded = None
-    st.error(f"The model cannot be loaded: {safe.md(str(error), 300)}", icon=":material/error:")
+    st.error(
+        safe.sentence(f"The model cannot be loaded: {safe.prose(error, 300)}"),
+        icon=":material/error:",
+    )
     st.button("Retry", key="retry_model", on_click=cached.retry_encoder)
     st.caption("The other pages do not need this model.")
 if loaded is not None:
@@ -52,8 +55,7 @@ if loaded is not None:
             "**Tokens, as the model splits them:** "
             + " · ".join(safe.md(t, 30) for t in embeddings.tokens)
         )
-        if embeddings.num_tokens == MAX_TOKENS:
-            st.caption(f"The sentence was cut at {MAX_TOKENS} tokens.")
+        sentences.show_cut(cached.sentence_length(sentence), "tokens")
         st.header("Noncontextual embeddings")
         if not page.present:
             st.markdown(
@@ -127,13 +129,13 @@ if loaded is not None:
                 )
             if result.matches:
                 st.success(
-                    f"Reproduced: largest difference {result.max_diff:.1e} "
-                    f"(✓ at most {HEAD_TOLERANCE:.0e})",
+                    f"Reproduced: largest difference {heatmaps.difference(result.max_diff)} "
+                    f"(✓ at most {heatmaps.difference(HEAD_TOLERANCE, 0)})",
                     icon=":material/check_circle:",
                 )
             else:
                 st.error(
-                    f"Not reproduced: largest difference {result.max_diff:.1e}",
+                    f"Not reproduced: largest difference {heatmaps.difference(result.max_diff)}",
                     icon=":material/cancel:",
                 )
         if not page.present:

@@ -121,7 +121,8 @@ heatmaps.show_side_by_side(
 loops = page.call(loop_attention, page.embeddings)
 if loops is not None:
     st.success(
-        f"The loops and the matrix product agree: largest difference {loops[2]:.1e}.",
+        "The loops and the matrix product agree: largest difference "
+        f"{heatmaps.difference(loops[2])}.",
         icon=":material/check_circle:",
     )
 page_frame.finish(page)

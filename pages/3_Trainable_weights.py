@@ -93,7 +93,7 @@ st.markdown(
                 row.setting,
                 row.book_name,
                 row.trace_field,
-                f"{row.max_diff:.1e}",
+                heatmaps.difference(row.max_diff),
                 "✓" if row.matches else "✗",
             ]
             for row in parity

@@ -119,7 +119,7 @@ if check is not None:
             [
                 [
                     name,
-                    "—" if diff is None else f"{diff:.1e}",
+                    "—" if diff is None else heatmaps.difference(diff),
                     ("✓" if diff < MATCH_TOLERANCE else "✗") if diff is not None else reason,
                 ]
                 for name, diff, reason in rows

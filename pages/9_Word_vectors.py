@@ -4,7 +4,7 @@ import streamlit as st
 
 from attention_core.embeddings import display_labels
 from ui import safe
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import heatmaps, page_frame, sentences
 from ui.session import cached, controls, run_order
 from ui.specs import heatmap_chart, tables
 
@@ -53,6 +53,7 @@ if glove is not None:
             ),
             icon=":material/info:",
         )
+    sentences.show_cut(glove.found, "words found in GloVe")
     focus = glove.focus_index(word)
     if word.strip().lower() not in words:
         st.info(
@@ -129,7 +130,10 @@ for check in checks:
 st.markdown(
     tables.markdown_table(
         ["seed 001 prints", "ours", "largest difference", "match"],
-        [[c.printed_as, c.ours_as, f"{c.max_diff:.1e}", "✓" if c.matches else "✗"] for c in checks],
+        [
+            [c.printed_as, c.ours_as, heatmaps.difference(c.max_diff), "✓" if c.matches else "✗"]
+            for c in checks
+        ],
         labelled_rows=False,
     )
 )

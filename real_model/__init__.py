@@ -16,6 +16,7 @@ from real_model.analysis import (
     compare_word,
     noncontextual_embeddings,
     reproduce_head,
+    token_count,
 )
 from real_model.files import DataFileError
 from real_model.glove import GloveVectors, glove_vectors, load_glove, shared_glove, split_words
@@ -63,4 +64,5 @@ __all__ = [
     "shared_glove",
     "shared_model",
     "split_words",
+    "token_count",
 ]

@@ -8,19 +8,28 @@ import torch
 import torch.nn.functional as F
 
 from attention_core import AttentionConfig, AttentionInputError, Embeddings, run_attention
+from attention_core.knobs.table import SENTENCE_TOKENS
 from attention_core.trace import AttentionTrace
 from real_model.loader import LoadedModel
 
-MAX_TOKENS = 32
 HEAD_TOLERANCE = 1e-5  # float32 recomputation: MiniLM heads agree to ~4e-7
 SIMPLIFIED = AttentionConfig(init="identity", scaling="sqrt_d")  # seed 001's self-attention
 
 
 def encode(loaded: LoadedModel, sentence: str) -> tuple[list[str], dict[str, torch.Tensor]]:
-    """The model's own tokens (with its special tokens), at most 32 of them."""
-    batch = loaded.tokenizer(sentence, return_tensors="pt", truncation=True, max_length=MAX_TOKENS)
+    """The model's own tokens (with its special tokens): the first ``SENTENCE_TOKENS`` (the
+    parameter table's limit, as page 9 cuts its words), [SEP] last."""
+    batch = loaded.tokenizer(
+        sentence, return_tensors="pt", truncation=True, max_length=SENTENCE_TOKENS
+    )
     tokens = loaded.tokenizer.convert_ids_to_tokens(batch["input_ids"][0].tolist())
     return list(tokens), dict(batch)
+
+
+def token_count(loaded: LoadedModel, sentence: str) -> int:
+    """How many tokens the model splits ``sentence`` into, its special tokens included, before
+    :func:`encode` cuts it."""
+    return len(loaded.tokenizer(sentence)["input_ids"])
 
 
 @torch.inference_mode()

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from attention_core import AttentionConfig, AttentionInputError, Embeddings, run_attention
+from attention_core import AttentionConfig, Embeddings, run_attention
+from attention_core.knobs.table import SENTENCE_TOKENS
 from attention_core.trace import AttentionTrace
 from real_model.glove import glove_vectors, split_words
 
-MAX_WORDS = 32
 # Cosine similarities as weights: cosine scores, not scaled, not normalised (rows do not sum to 1).
 COSINE_AS_WEIGHTS = AttentionConfig(init="identity", scoring="cosine", scaling="none", norm="none")
 # softmax(X Xᵀ / √d_k) with d_k = 50, the width of a GloVe vector.
@@ -32,6 +32,8 @@ class GloveAttention:
     ``cosine.weights[0]`` is the cosine-similarity matrix and ``cosine.context`` its
     contextual vectors; ``softmax.weights[0]`` holds softmax(X Xᵀ / √50) and
     ``softmax.context`` the new contextual vectors. Row i is the word ``words[i]``.
+    ``found`` counts the sentence's words found in GloVe: more than ``words`` when the
+    sentence was cut.
 
     Shapes:
         embeddings.values: (num_words, 50)
@@ -42,6 +44,7 @@ class GloveAttention:
     sentence: str
     words: tuple[str, ...]
     unknown: tuple[str, ...]
+    found: int
     embeddings: Embeddings
     cosine: AttentionTrace
     softmax: AttentionTrace
@@ -55,21 +58,22 @@ class GloveAttention:
 def glove_attention(sentence: str) -> GloveAttention:
     """Split ``sentence`` as seed 001 does, look its words up in GloVe, run both attentions.
 
-    Unknown words are left out of the matrices and listed in ``unknown``.
+    Unknown words are left out of the matrices and listed in ``unknown``; of the known words,
+    the first ``SENTENCE_TOKENS`` (the parameter table's limit, as page 10 cuts its tokens)
+    are used.
 
     Raises:
-        AttentionInputError: no known word, or more than 32 known words.
+        AttentionInputError: when the sentence has no word GloVe knows.
     """
-    embeddings, unknown = glove_vectors(split_words(sentence))
-    if embeddings.num_tokens > MAX_WORDS:
-        raise AttentionInputError(
-            f"at most {MAX_WORDS} words, so that every heatmap stays readable: "
-            f"this sentence has {embeddings.num_tokens}"
-        )
+    every, unknown = glove_vectors(split_words(sentence))
+    embeddings = Embeddings(
+        every.tokens[:SENTENCE_TOKENS], every.values[:SENTENCE_TOKENS]
+    )  # (min(found, SENTENCE_TOKENS), 50)
     return GloveAttention(
         sentence=sentence,
         words=embeddings.tokens,
         unknown=tuple(unknown),
+        found=every.num_tokens,
         embeddings=embeddings,
         cosine=run_attention(embeddings, COSINE_AS_WEIGHTS),
         softmax=run_attention(embeddings, SCALED_SOFTMAX),

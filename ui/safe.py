@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import html
 import re
+import string
 
 MARKDOWN_LIMIT = 120  # characters of untrusted text shown in prose
 ELLIPSIS = "…"
 _MATERIAL = re.compile(r"(?<=:material)/")
+# Plain text that Streamlit's Markdown still rewrites once backslash escapes are read: an arrow
+# between spaces ("->" becomes "→"); and, from a colon with more after it, an "@" or "www.",
+# emoji and icon shortcodes (":smile:", ":material_home:", ":streamlit:") and autolinks
+# ("http://x", "www.x", "a@b.c").
+_ARROWS = frozenset({"<->", "->", "<-", "--", ">=", "<=", "~="})
+_PUNCTUATION = frozenset(string.punctuation)  # ASCII: CommonMark lets a backslash escape each
 
 
 def shorten(text: object, limit: int = MARKDOWN_LIMIT) -> str:
@@ -43,6 +50,30 @@ def _code_span(text: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if text[:1] == "`" or text[-1:] == "`" else ""  # a padded span loses one space
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def prose(text: object, limit: int = MARKDOWN_LIMIT) -> str:
+    """Markdown that renders as exactly ``text`` (one line, at most ``limit`` characters) in
+    the page's own type: a message that may repeat what a person typed, read as a sentence.
+
+    Every ASCII punctuation mark is escaped with a backslash, so nothing is emphasis, a link,
+    an image, a heading, HTML, math, a table or a Streamlit directive (``:red[...]``). What
+    Streamlit rewrites in plain text even so (see ``_ARROWS``) cannot be escaped: a word that
+    could be rewritten is a code span (:func:`md`) instead. Set the result apart from the
+    text around it by a space or a punctuation mark other than a colon; in an alert, give the
+    icon (without one, Streamlit takes a leading emoji for the alert's icon).
+    """
+    words = shorten(text, limit).split(" ")
+    return " ".join(md(word, len(word)) if _rewritten(word) else _escaped(word) for word in words)
+
+
+def _rewritten(word: str) -> bool:
+    colon = word.find(":")
+    return 0 <= colon < len(word) - 1 or "@" in word or "www." in word.lower() or word in _ARROWS
+
+
+def _escaped(word: str) -> str:
+    return "".join("\\" + ch if ch in _PUNCTUATION else ch for ch in word)
 
 
 def sentence(markdown: str) -> str:

@@ -131,15 +131,17 @@ def _labels(tokens: Sequence[str]) -> str:
 
 
 def link_params(settings: Settings) -> dict[str, str]:
-    """The parameters of a link that reproduces these settings exactly.
+    """The parameters of a link that reproduces what these settings show, exactly.
 
-    Values equal to their default are left out; the matrix and its labels are written out
+    Values equal to their default are left out, and so are values that change nothing while
+    another knob says so (``Param.only_when``: the random preset's size under another
+    example, the padding under another mask); the matrix and its labels are written out
     whenever they differ from what the preset gives.
     """
     params = {
         name: PARAMS[name].to_text(value)
         for name, value in settings.values.items()
-        if value != DEFAULTS[name] and value is not None
+        if value != DEFAULTS[name] and value is not None and PARAMS[name].matters(settings.values)
     }
     tokens, rows = preset_matrix(settings.values)
     if settings.rows != rows:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +68,14 @@ class Param:
             if 0 <= index < len(self.choice_labels):
                 return f"{choice} · {self.choice_labels[index]}"
         return str(choice)
+
+    def matters(self, values: Mapping[str, Any]) -> bool:
+        """True when this knob changes what is computed or shown, given the other knobs'
+        ``values``: its ``only_when`` holds (the padding only with the padding mask)."""
+        if self.only_when is None:
+            return True
+        other, wanted = self.only_when
+        return values.get(other) == wanted
 
     def limits(self, num_tokens: int | None = None) -> tuple[float, float]:
         """The inclusive range of a number; token-dependent knobs narrow it to the tokens."""

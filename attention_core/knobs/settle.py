@@ -46,7 +46,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
             # A default (focus on token 2, a lesson's change token 6) is no one's choice: it
             # is brought in silently (a link with one token never asked for token 2).
             given = values[name] != param.default
-            if given and _matters(param, values):
+            if given and param.matters(values):
                 notices.append(Notice(name, _token_problem(param, values[name], count), str(used)))
             values[name] = used
     choices = head_choices(values, settings.d_in)
@@ -147,20 +147,13 @@ def follow_tokens(
         changes[name] = used
         # A lesson's own default (change token 6) is no one's choice: it moves silently.
         given = param.scope != "lesson" or settings[name] != param.default
-        if given and _matters(param, settings.values):
+        if given and param.matters(settings.values):
             what = f"{name}: token {row + 1} ({before[row]}) was deleted"
             if used == 0:
                 notices.append(Notice(name, f"{what}, so every token's lines are shown"))
             else:
                 notices.append(Notice(name, what, f"{used} ({settings.tokens[used - 1]})"))
     return (settings.replace(**changes) if changes else settings), notices
-
-
-def _matters(param: Param, values: Mapping[str, Any]) -> bool:
-    if param.only_when is None:
-        return True
-    other, wanted = param.only_when
-    return values.get(other) == wanted
 
 
 def _token_problem(param: Param, asked: int, count: int) -> str:

@@ -13,6 +13,9 @@ from typing import Any
 from attention_core.knobs.param import MAX_DIMS, MAX_TOKENS, Param
 
 SEED_MAX = 2**32 - 1
+# The rows of a real sentence's heatmaps: page 9's words found in GloVe, page 10's model tokens
+# ([CLS] and [SEP] included). Both pages use a longer sentence's first this many, and say so.
+SENTENCE_TOKENS = 32
 # The stages of the Flow page, in the order the math happens (the ``stage`` knob counts them).
 FLOW_STAGES = (
     "the tokens X",
@@ -396,7 +399,7 @@ _ROWS = (
         "One token's lines only (0: every token). Hovering a token in the chart does the same.",
         "view",
         low=0,
-        high=32,  # a real model's sentence (page 10) has up to 32 tokens
+        high=SENTENCE_TOKENS,  # a real sentence (page 10) has up to this many tokens
         step=1,
         tokens="position",
         widget="select",
@@ -534,7 +537,8 @@ _LESSON_ROWS = (
         "text",
         "I must go back to my ship and to my crew",
         "Sentence",
-        "Words are lowercased and split at spaces, as seed 001 does; punctuation is trimmed.",
+        "Words are lowercased and split at spaces, as seed 001 does; punctuation is trimmed. "
+        f"The first {SENTENCE_TOKENS} words found in GloVe are used.",
         "lesson",
         high=200,
         widget="text",
@@ -570,7 +574,7 @@ _LESSON_ROWS = (
         "text",
         "The bank by the river",
         "Your sentence",
-        "The model splits it into at most 32 tokens.",
+        f"The model splits it into tokens; the first {SENTENCE_TOKENS} are used.",
         "lesson",
         high=200,
         widget="text",

@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from attention_core.errors import AttentionInputError
+from attention_core.formatting import MINUS, with_minus
 
 VALUE_LIMIT = 10.0
 # float32's smallest normal number (torch.finfo(torch.float32).tiny): a number nearer 0 than
@@ -37,21 +38,23 @@ def parse_number(
     text: str, where: str, limit: float = VALUE_LIMIT, low: float | None = None
 ) -> float:
     """Parse one plainly written decimal number within ±limit (from ``low`` instead, when
-    given); ``where`` names it in errors."""
-    cleaned = text.strip()
+    given); ``where`` names it in errors. The minus sign (−, as the app prints numbers) reads
+    as the hyphen-minus: a number copied from the screen pastes back."""
+    typed = text.strip()
+    cleaned = typed.replace(MINUS, "-")
     if not cleaned:
         raise AttentionInputError(f"{where} is empty: type a number")
     if not _NUMBER.match(cleaned):
         hint = ""
         if _DECIMAL_COMMA.match(cleaned):
-            hint = f" (write the decimals after a point: {cleaned.replace(',', '.')})"
+            hint = f" (write the decimals after a point: {typed.replace(',', '.')})"
         raise AttentionInputError(
-            f"{where} is not a number written with the digits 0-9: {echo(cleaned)}{hint}"
+            f"{where} is not a number written with the digits 0-9: {echo(typed)}{hint}"
         )
     value = float(cleaned)
     if value == 0.0 and cleaned.lower().partition("e")[0].strip("+-0.") != "":
         value = FLOAT32_TINY / 2  # 1e-400 is no float at all: refused as too close to 0
-    return check_value(value, cleaned[:ECHO_CHARS], where, limit, low)
+    return check_value(value, typed[:ECHO_CHARS], where, limit, low)
 
 
 def check_value(
@@ -61,7 +64,10 @@ def check_value(
     float32's smallest normal number in size; ``shown`` is how the message repeats it."""
     low = -limit if low is None else low
     if not low <= value <= limit:  # False for NaN too
-        raise AttentionInputError(f"{where} must be between {low:g} and {limit:g}, not {shown}")
+        raise AttentionInputError(
+            f"{where} must be between {with_minus(f'{low:g}')} and {with_minus(f'{limit:g}')}, "
+            f"not {shown}"
+        )
     if 0.0 < abs(value) < FLOAT32_TINY:
         raise AttentionInputError(
             f"{where} is too close to 0 to compute in float32: type 0 or a number of at "
@@ -181,8 +187,9 @@ def check_label(label: str, where: str) -> str:
 
 
 def parse_int(text: str, where: str, low: int, high: int) -> int:
-    """Parse a whole number written plainly (no 1e3, no 2.0) within [low, high]."""
-    cleaned = text.strip()
+    """Parse a whole number written plainly (no 1e3, no 2.0) within [low, high]; the minus
+    sign (−) reads as the hyphen-minus."""
+    cleaned = text.strip().replace(MINUS, "-")
     if not _INTEGER.match(cleaned):
         raise AttentionInputError(
             f"{where} must be a whole number written with the digits 0-9, not {echo(cleaned)}"

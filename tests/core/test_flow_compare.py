@@ -171,3 +171,16 @@ def test_changed_settings_names_each_difference():
         "tokens": ("Your,journey,starts,with,one,step", "a,a,a,a,a,a"),
     }
     assert changed_settings(first, first) == []
+
+
+def test_a_value_that_a_or_b_does_not_use_is_no_difference():
+    # Issue 39, item 22: A pinned under the causal mask holds no padding (its link leaves the
+    # unused value out), while B may still hold the padding chosen before.
+    first = default_settings().replace(mask="causal")
+    second = first.replace(padding=3, num_tokens=8, own="my own words")
+    assert changed_settings(read_pin(pin_text(second)), second) == []
+    assert changed_settings(first, second.replace(mask="padding")) == [
+        ("mask", "causal", "padding")
+    ]
+    both = first.replace(mask="padding")
+    assert changed_settings(both, both.replace(padding=3)) == [("padding", "1", "3")]

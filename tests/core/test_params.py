@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
 from attention_core.embeddings import Embeddings, display_labels, preset_embeddings
+from attention_core.formatting import format_number, format_scientific
 from attention_core.knobs.links import link_params, read_params
 from attention_core.knobs.settings import default_settings
 from attention_core.knobs.settle import follow_tokens, restore, settle, wishes_after
@@ -102,13 +103,13 @@ def test_padding_mask_blocks_the_last_keys():
     [
         ("nan", "is not a number"),
         ("inf", "is not a number"),
-        ("1e999", "must be between -10 and 10, not 1e999"),
+        ("1e999", "must be between −10 and 10, not 1e999"),
         ("0x10", "is not a number"),
         ("１２", "is not a number written with the digits 0-9"),
         ("٣", "is not a number written with the digits 0-9"),
         ("", "is empty"),
-        ("10.5", "must be between -10 and 10"),
-        ("1e308", "must be between -10 and 10"),
+        ("10.5", "must be between −10 and 10"),
+        ("1e308", "must be between −10 and 10"),
         ("0,5", r"not a number .*'0,5' \(write the decimals after a point: 0\.5\)$"),
         ("-12,75", r"'-12,75' \(write the decimals after a point: -12\.75\)$"),
         ("1,000,000", r"'1,000,000'$"),  # thousands, not a decimal comma: no hint
@@ -138,6 +139,21 @@ def test_parse_number_accepts_plain_numbers():
     assert parse_number("0e-400", "cell") == parse_number("-0.000", "cell") == 0.0
     assert parse_number("1.2e-38", "cell") == 1.2e-38
     assert torch.finfo(torch.float32).tiny == FLOAT32_TINY
+
+
+def test_a_number_copied_from_the_screen_reads_back_with_its_minus_sign():
+    """Issue 39, item 7: the app prints "−0.2104" (U+2212) everywhere; copied from a table or
+    a sentence, it must paste back into the grid, a link or a flag."""
+    shown = format_number(-0.2104)
+    assert shown == "\u22120.2104"
+    assert parse_number(shown, "cell") == -0.2104
+    assert parse_number(format_scientific(-2.8e-06), "cell") == -2.8e-06  # "−2.8e−06"
+    assert parse_int("\u22123", "x", -10, 10) == -3
+    assert parse_matrix("\u22120.5,1;2,\u22121e\u22123", 12, 16) == ((-0.5, 1.0), (2.0, -0.001))
+    with pytest.raises(AttentionInputError, match="must be between \u221210 and 10, not 11"):
+        parse_number("11", "cell")
+    with pytest.raises(AttentionInputError, match="'\u2212\u22121'"):  # echoed as typed
+        parse_number("\u2212\u22121", "cell")
 
 
 def test_matrix_round_trip_and_ragged_rows():
@@ -349,6 +365,42 @@ def test_links_round_trip_every_setting():
         again, notices = read_params({k: [v] for k, v in params.items()})
         assert notices == [] and again == original
     assert link_params(default_settings()) == {}
+
+
+ONLY_WHEN = [name for name, param in PARAMS.items() if param.only_when is not None]
+
+
+@pytest.mark.parametrize("name", ONLY_WHEN)
+def test_a_link_leaves_out_a_value_its_view_does_not_use(name):
+    # Issue 39, item 22: the random example's size stayed in the link under another example,
+    # the padding under another mask, page 10's own sentence under seed 001's.
+    param = PARAMS[name]
+    other, wanted = param.only_when
+    value = param.default + 1 if param.kind == "int" else "my own words"
+    unused = default_settings().replace(**{name: value})
+    assert unused[other] != wanted and link_params(unused) == {}
+    used = unused.replace(**{other: wanted})
+    assert link_params(used)[name] == PARAMS[name].to_text(value)
+
+
+def test_a_link_without_unused_values_still_shows_the_same_numbers():
+    settings, _ = read_params(
+        {"preset": ["random"], "num_tokens": ["8"], "d_in": ["5"], "seed": ["7"]}
+        | {"mask": ["padding"], "padding": ["3"], "d_out": ["4"]}
+    )
+    # The learner then chooses the Montreal example (seeded too) and the causal mask.
+    montreal = preset_embeddings("montreal", seed=7)
+    left = settings.replace(
+        preset="montreal", mask="causal", tokens=montreal.tokens, rows=montreal.as_rows()
+    )
+    params = link_params(left)
+    assert params == {"preset": "montreal", "seed": "7", "mask": "causal", "d_out": "4"}
+    again, notices = read_params({k: [v] for k, v in params.items()})
+    assert notices == [] and (again.tokens, again.rows) == (left.tokens, left.rows)
+    assert again.config().replace(padding=3) == left.config()
+    shown = run_attention(left.embeddings(), left.config())
+    opened = run_attention(again.embeddings(), again.config())
+    assert torch.equal(opened.weights, shown.weights) and torch.equal(opened.context, shown.context)
 
 
 def test_the_config_follows_the_parameter_table():

@@ -46,5 +46,5 @@ def context_vector(snapshot: dict) -> list[float]:
         if "alpha" in e["props"].get("body", "")
     ]
     joined = re.sub(r"\s*\\\\\s*&\\qquad\s*", " ", formulas[0])  # a vector continued on a new line
-    last = re.findall(r"\[([-\d., ]+)\]", joined)[-1]
-    return [float(v) for v in last.split(",")]
+    last = re.findall(r"\[([−\d., ]+)\]", joined)[-1]  # the minus sign, as the app prints it
+    return [float(v.replace("−", "-")) for v in last.split(",")]

@@ -20,6 +20,6 @@ def decimals_of(texts) -> set[int]:
     """How many decimals the numbers among ``texts`` are printed with."""
     found = set()
     for text in texts:
-        for number in re.findall(r"(?<![\w.])-?[0-9]+\.([0-9]+)(?![\w.])", text):
+        for number in re.findall(r"(?<![\w.])−?[0-9]+\.([0-9]+)(?![\w.])", text):
             found.add(len(number))
     return found

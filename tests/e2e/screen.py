@@ -12,7 +12,14 @@ from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
-NUMBER = r"-?[0-9]+\.[0-9]+"
+NUMBER = r"−?[0-9]+\.[0-9]+"  # a number as the app prints it, with the minus sign (U+2212)
+
+
+def number(text: str) -> float:
+    """A number the app printed (``NUMBER``), as a float."""
+    return float(text.replace("−", "-"))
+
+
 SIDEBAR = '[data-testid="stSidebar"]'
 PAGE_MENU_BODY = '[data-testid="stPopoverBody"]'  # the page menu's links, while it is open
 MAIN = '[data-testid="stMain"]'
@@ -118,18 +125,18 @@ def shown_context_vector(page) -> list[float]:
     text = summary_text(page)
     # With an output projection the sentence names the projection's result instead.
     found = re.search(
-        r"(?:context vector|output after the output projection)(?: \([^)]*\))? ([-0-9., ]+)\.?$",
+        r"(?:context vector|output after the output projection)(?: \([^)]*\))? ([−0-9., ]+)\.?$",
         text.strip(),
     )
     assert found, f"no context vector in {text!r}"
-    return [float(v) for v in re.findall(NUMBER, found.group(1))]
+    return [number(v) for v in re.findall(NUMBER, found.group(1))]
 
 
 def shown_top_weight(page) -> float:
     """The weight of the key the focused query attends to most."""
     found = re.search(rf"\(({NUMBER})(?: each)?\)", summary_text(page))
     assert found, summary_text(page)
-    return float(found.group(1))
+    return number(found.group(1))
 
 
 def warnings(page) -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, precondition, rule
 
+from attention_core.formatting import format_scientific
 from tests.e2e import expected, learner, machines, screen
 
 pytestmark = pytest.mark.e2e
@@ -187,7 +188,8 @@ def test_a_tiny_leak_reads_as_a_leak_while_d_out_grows(server, page):
         leak = float(trace.weights[0][~trace.allowed].max())
         assert 0 < leak < 5e-5, leak  # 0.0000 at 4 decimals
         said = screen.alerts(page)
-        assert sum(f"wrong: a future token gets weight {leak:.1e}" in t for t in said) == 1, said
+        shown = format_scientific(leak)  # "4.2e−06", with the minus sign
+        assert sum(f"wrong: a future token gets weight {shown}" in t for t in said) == 1, said
         assert sum("correct: no future weight" in t for t in said) == 2, said
 
 

@@ -123,10 +123,11 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
     try:
         screen.open_page(page, server)
         matrix = Matrix()
-        range_ = "between -10 and 10"
+        range_ = "between −10 and 10"
         cases = [  # (row, column, gesture, text, cell named, message says, fix typed after)
             (1, 2, "type", "1000000000", "row 2, column d2", range_, "0.5"),
-            (2, 1, "paste", "123456789012", "row 3, column d1", range_, "0.25"),
+            # fixed with a number copied from the screen, its minus sign U+2212
+            (2, 1, "paste", "123456789012", "row 3, column d1", range_, "−0.25"),
             (3, 3, "type", "-250.5", "row 4, column d3", range_, "-0.75"),
             # the grid's number cells used to drop the comma (5) and the "e" (1e-3 became -13)
             (0, 1, "type", "0,5", "row 1, column d1", "after a point: 0.5", "1e-3"),
@@ -151,8 +152,10 @@ def test_refused_numbers_keep_the_last_valid_matrix_and_name_the_cell(server, br
             linked = expected.settings_of(screen.share_link(page))  # the link gives what is shown
             assert [list(row) for row in linked.rows] == matrix.rows
 
-            learner.type_in_cell(page, row, column, fix)
-            matrix.rows[row][column - 1] = float(fix)
+            (learner.paste_into_cell if how == "paste" else learner.type_in_cell)(
+                page, row, column, fix
+            )
+            matrix.rows[row][column - 1] = float(fix.replace("−", "-"))
             screen.after_change(page, screen.summary_text, before)
             check_screen(page, matrix, f"{where} fixed")
             assert _matrix_alerts(page) == []
@@ -255,7 +258,7 @@ def test_typed_weights_take_an_exponent_and_name_a_decimal_comma(server, page, b
         (0, 0, "1e-1", (0.1, 0.0)),
         (1, 1, "0,25", "W_query, row 2, column c2 is not a number"),
         (1, 1, "2.5E-1", (0.0, 0.25)),
-        (2, 0, "12345678901234567890", "W_query, row 3, column c1 must be between -10 and 10"),
+        (2, 0, "12345678901234567890", "W_query, row 3, column c1 must be between −10 and 10"),
         (2, 0, "-.5", (-0.5, 0.5)),
     ]
     for row, column, typed, then in steps:

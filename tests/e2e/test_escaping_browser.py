@@ -1,7 +1,8 @@
 """ui.safe through Streamlit's own renderers, in Chromium, on text drawn by Hypothesis.
 
 A tiny app (tests/e2e/apps/echo_app.py) draws each string with st.markdown and st.error
-of ``safe.md`` and st.latex of ``safe.tex``; the text the browser shows must be exactly
+of ``safe.md``, st.warning of ``safe.prose`` (in the page's type, a word Streamlit would
+rewrite as code) and st.latex of ``safe.tex``; the text the browser shows must be exactly
 the input, after the documented normalisation: one line with whitespace runs collapsed,
 cut with an ellipsis past the limit. The text is drawn from every assigned character but
 controls, surrogates and private-use ones, which the app refuses before showing anything
@@ -53,6 +54,10 @@ SNIPPETS = [
     "\\(x\\)",
     ":smile: :+1:",
     ":material/home: :material/home:",
+    ":material_home: :streamlit: x:y:",
+    "a -> b <= c -- d <-> e ~= f >= g <- h",
+    "www.x.zz HTTP://x.zz mailto:a@b.zz a@b.zz",
+    "digits 0-9: 'abc' (write 0.5)",
     ":blue-background[x]",
     "a  \n  b\t\tc",
     "  lead and trail  ",
@@ -102,7 +107,7 @@ class Echo:
     def __init__(self, page, url: str, path) -> None:
         self.page, self.url, self.path, self.run = page, url, path, 0
 
-    def show(self, texts: list[str]) -> list[tuple[str, str, str]]:
+    def show(self, texts: list[str]) -> list[tuple[str, str, str, str]]:
         self.run += 1
         payload = {"run": self.run, "texts": texts}
         self.path.write_text(json.dumps(payload), encoding="utf-8")
@@ -120,6 +125,8 @@ class Echo:
                 document.querySelector(`.st-key-md${i} [data-testid="stMarkdownContainer"]`)
                     .innerText,
                 document.querySelector(`.st-key-error${i} [data-testid="stMarkdownContainer"]`)
+                    .innerText,
+                document.querySelector(`.st-key-prose${i} [data-testid="stMarkdownContainer"]`)
                     .innerText,
                 [...document.querySelectorAll(`.st-key-tex${i} .katex-html`)]
                     .map(e => e.textContent).join('') +
@@ -143,10 +150,11 @@ def echo(browser, tmp_path_factory):
 
 
 def check(echo: Echo, texts: list[str]) -> None:
-    for text, (markdown, error, katex) in zip(texts, echo.show(texts), strict=True):
+    for text, (markdown, error, prose, katex) in zip(texts, echo.show(texts), strict=True):
         line = one_line(text, MARKDOWN_LIMIT)
         assert markdown == line, ("st.markdown", text)
         assert error == line, ("st.error", text)
+        assert prose == line, ("st.warning of safe.prose", text)
         shown = as_katex_draws(katex)
         assert shown == as_katex_draws(one_line(text, TEX_LIMIT)), ("st.latex", text)
 

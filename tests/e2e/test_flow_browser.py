@@ -59,6 +59,12 @@ def test_arrow_keys_and_a_clickers_page_keys_step_through_the_stages(server, pag
     wait_for_stage(page, 3)
     page.keyboard.press("PageUp")
     wait_for_stage(page, 2)
+    # A key pressed on a focused slider moves the slider alone, never the stage too.
+    d_out = expected.settings_of(page.url)["d_out"]
+    learner.press_slider(page, "d_out", "ArrowRight")
+    screen.wait_for(page, lambda p: expected.settings_of(p.url)["d_out"], (d_out + 1).__eq__)
+    wait_for_stage(page, 2)
+    assert learner.slider_value(page, "d_out") == str(d_out + 1)
     # The link opens at the same stage in a fresh browser context.
     shared = page.context.browser.new_context(viewport={"width": 1280, "height": 720})
     other = shared.new_page()
@@ -183,7 +189,7 @@ def test_a_compare_link_shows_a_b_and_the_largest_change(server, page):
 
 
 PICTURE_NUMBERS = f"""() => [...document.querySelectorAll('{PICTURE} text')]
-    .filter(t => /^-?[0-9]+[.][0-9]+$/.test(t.textContent.trim()))
+    .filter(t => /^−?[0-9]+[.][0-9]+$/.test(t.textContent.trim()))
     .map(t => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize)])"""
 
 PICTURE_TEXT = f"""() => [...document.querySelectorAll('{PICTURE} text')]

@@ -89,10 +89,12 @@ def test_page_6_states_the_row_sums_it_shows(server, page):
         train = expected.trace_of(settings, dropout=p, train=True)
         sums = train.diagnostics.row_sums_after_dropout[0]
         shown = next(c for c in captions(page) if "Row sums in training" in c)
-        printed = [float(v) for v in re.findall(NUMBER, shown.split("Row sums in training")[1])]
+        printed = [
+            screen.number(v) for v in re.findall(NUMBER, shown.split("Row sums in training")[1])
+        ]
         assert printed == pytest.approx(sums.tolist(), abs=1e-4)
         sentence = screen.main_text(page).split("After dropout the rows no longer sum to 1")[1]
-        low, high, factor = (float(v) for v in re.findall(NUMBER, sentence)[:3])
+        low, high, factor = (screen.number(v) for v in re.findall(NUMBER, sentence)[:3])
         assert (low, high) == (pytest.approx(min(printed)), pytest.approx(max(printed)))
         assert factor == pytest.approx(1 / (1 - p), abs=1e-4)
 

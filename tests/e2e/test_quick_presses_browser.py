@@ -6,7 +6,9 @@ matrix. Each press sends a change while the runs of the earlier ones are still o
 Whatever the order in which they arrive, the slider must end where the learner left it, the
 link and the numbers must say the same, and no press or edit may be lost. (A run used to draw
 the slider with the value it started from: the slider jumped back while the numbers followed
-the last press, and the next change sent the old value.)
+the last press, and the next change sent the old value. And Streamlit's message cache sent a
+reference to an element the browser had already forgotten: the connection failed and the page
+went blank, or a control vanished. .streamlit/config.toml turns that cache off.)
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ class QuickPresses(machines.LearnerMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        # What the page's script logged as an error: a failed message or a broken element tree
+        # (it once lost the connection with "Cached ForwardMsg MISS", and the page went blank).
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         screen.open_page(self.page, self.server)
         screen.wait_idle(self.page)
         start = expected.settings_of("")
@@ -103,6 +110,7 @@ class QuickPresses(machines.LearnerMachine):
     @invariant()
     def every_press_and_edit_counts_and_the_sliders_show_them(self) -> None:
         page = self.page
+        assert self.errors == []
         assert self._linked() == self._model()  # no press and no edit lost
         linked_view = expected.settings_of(screen.share_link(page))["weights_view"]
         assert linked_view == ("lines" if self.lines else "heatmap")

@@ -10,7 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_core import AttentionInputError
+from attention_core.knobs.table import SENTENCE_TOKENS
 from real_model import glove_attention, seed001_checks
 
 ODYSSEY = "I must go back to my ship and to my crew"
@@ -191,6 +191,12 @@ def test_unknown_words_are_named_and_left_out():
     assert result.focus_index("zqshipq") == 0
 
 
-def test_too_many_words_is_a_clear_error():
-    with pytest.raises(AttentionInputError, match="at most 32 words"):
-        glove_attention(" ".join(["ship"] * 33))
+def test_a_long_sentence_is_cut_to_the_parameter_tables_limit():
+    """Issue 39, item 21: 33 known words were refused; page 10 cut at 32 tokens. Both cut
+    at the table's ``SENTENCE_TOKENS`` and say how many there were."""
+    result = glove_attention(" ".join(["ship", "zqshipq", "crew"] * 20))
+    assert result.found == 40 and result.unknown == ("zqshipq",)
+    assert result.words == ("ship", "crew") * (SENTENCE_TOKENS // 2)
+    assert result.softmax.weights.shape == (1, SENTENCE_TOKENS, SENTENCE_TOKENS)
+    short = glove_attention("We process and ship your order")
+    assert short.found == len(short.words) == 6

@@ -6,8 +6,9 @@ Loading failures are in test_loading_failures.py; the packaged MiniLM in test_mi
 import pytest
 
 from attention_core import AttentionInputError
+from attention_core.knobs.table import SENTENCE_TOKENS
 from real_model import compare_word, load_model, reproduce_head
-from real_model.analysis import encode, noncontextual_embeddings
+from real_model.analysis import encode, noncontextual_embeddings, token_count
 
 ODYSSEY = "I must go back to my ship and to my crew"
 ORDER = "We process and ship your order"
@@ -39,9 +40,11 @@ def test_preset_sentences_tokenise_as_the_model_splits_them(loaded):
     assert encode(loaded, "ships")[0][1:-1] == ["ship", "##s"]
 
 
-def test_long_sentences_are_cut_at_32_tokens(loaded):
+def test_long_sentences_are_cut_at_the_parameter_tables_limit(loaded):
     tokens, _ = encode(loaded, " ".join(["ship"] * 50))
-    assert len(tokens) == 32
+    assert len(tokens) == SENTENCE_TOKENS == 32 and tokens[-1] == "[SEP]"
+    assert token_count(loaded, " ".join(["ship"] * 50)) == 52  # with [CLS] and [SEP]
+    assert token_count(loaded, ORDER) == len(encode(loaded, ORDER)[0]) == 8
 
 
 def test_every_layer_and_head_is_reproduced_to_1e_5(loaded):

@@ -7,6 +7,7 @@ JavaScript and no network. It is the tool for numbers and states; what a real br
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
 from attention_core.knobs.links import read_params
@@ -32,6 +34,8 @@ BY_URL = {page.url_path: page.key for page in nav.PAGES}
 APOLOGY = "This part could not be computed"
 NOT_COMPUTED = "could not be computed"
 GUARDED_ICON = ":material/warning:"
+# The app's own warnings with that icon: any other warning with it is the error path's.
+OWN_WARNINGS = ("Overflow: ", "Some weights are undefined", "Words: ")
 NOTICE_ICON = ":material/info:"
 
 TEXT_KINDS = ("title", "header", "subheader", "markdown", "caption", "latex", "code")
@@ -40,6 +44,8 @@ WIDGET_KINDS = ("slider", "selectbox", "radio", "number_input", "toggle", "text_
 NONFINITE = re.compile(r"(?<!\w)(nan|inf|infinity)(?!\w)", re.IGNORECASE)
 CHART_TEXT_FIELDS = ("row", "column", "key", "text", "desc", "label")
 CODE_SPAN = re.compile(r"(`+)(.*?)\1", re.DOTALL)
+ECHO = re.compile(r"\\(['\"]).*?\\\1")  # \'typed\' in a notice's escaped sentence
+COMMONMARK = MarkdownIt("commonmark")
 
 
 def open_page(
@@ -129,7 +135,11 @@ def notices(at: AppTest) -> list[str]:
 def guarded_messages(at: AppTest) -> list[str]:
     """Messages the one error path produced: a core error, a bug, or a failed main run."""
     found = [e.value for e in at.error if e.value.startswith(APOLOGY)]
-    found += [e.value for e in at.warning if e.icon == GUARDED_ICON and e.value.startswith("`")]
+    found += [
+        e.value
+        for e in at.warning
+        if e.icon == GUARDED_ICON and not e.value.startswith(OWN_WARNINGS)
+    ]
     found += [e.value for e in at.warning if NOT_COMPUTED in e.value]
     return found
 
@@ -149,6 +159,46 @@ def shown_texts(at: AppTest) -> list[str]:
     return texts
 
 
+def as_read(markdown: str) -> str:
+    """Markdown as a learner reads it: rendered (CommonMark), the tags dropped."""
+    return html.unescape(re.sub(r"<[^>]+>", "", COMMONMARK.renderInline(markdown)))
+
+
+def code_read(markdown: str) -> list[str]:
+    """The texts Markdown shows as code (monospace), as a learner reads them."""
+    found = re.findall(r"<code>(.*?)</code>", COMMONMARK.renderInline(markdown), re.DOTALL)
+    return [html.unescape(text) for text in found]
+
+
+# What Streamlit's Markdown rewrites in plain text after escapes are read (its remark-emoji,
+# icon, logo, GFM autolink and arrow plugins): in text a person typed, only inside code.
+STREAMLIT_REWRITES = (
+    re.compile(r":\+1:|:-1:|:[\w-]+:"),
+    re.compile(r":material_\w+:|:streamlit:"),
+    re.compile(r"https?://|www(?=\.)", re.IGNORECASE),
+    re.compile(r"[-.\w+]+@[-\w]+(\.[-\w]+)+"),
+    re.compile(r"(^|\s)(<->|->|<-|--|>=|<=|~=)(\s|$)"),
+)
+
+
+def markup_problems(markdown: str, allowed: frozenset[str] = frozenset({"code"})) -> list[str]:
+    """What in ``markdown`` would be more than text: HTML elements CommonMark makes of it
+    beyond ``allowed``, text Streamlit rewrites outside code, and Streamlit's own source
+    rewrite of ``:material/``. Empty when the Markdown is inert."""
+    rendered = COMMONMARK.renderInline(markdown)
+    problems = sorted(set(re.findall(r"</?([a-z0-9]+)", rendered)) - allowed)
+    for piece in map(html.unescape, re.split(r"<code>.*?</code>", rendered, flags=re.DOTALL)):
+        text = re.sub(r"<[^>]+>", "", piece)
+        problems += [p.pattern for p in STREAMLIT_REWRITES if p.search(text)]
+    return problems + ([":material/"] if ":material/" in markdown else [])
+
+
+def without_echoes(markdown: str) -> str:
+    """Markdown without the values a message repeats as typed: quoted, in a sentence
+    (``safe.prose`` escapes the quotes), as ``'nan'`` in "… not 'nan'"."""
+    return ECHO.sub("", markdown)
+
+
 def without_code(text: str) -> str:
     """Markdown with its code spans removed (their content is shown literally)."""
     return CODE_SPAN.sub("", text)
@@ -162,7 +212,7 @@ def assert_clean(at: AppTest, *, allow_guarded: bool = False) -> None:
         assert "Traceback" not in text, text
         if text in code:
             continue
-        found = NONFINITE.search(without_code(text))
+        found = NONFINITE.search(without_echoes(without_code(text)))
         assert found is None, f"{found.group(0)!r} shown in {text[:300]!r}"
     if not allow_guarded:
         assert guarded_messages(at) == [], guarded_messages(at)

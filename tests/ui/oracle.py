@@ -17,7 +17,7 @@ from attention_core import AttentionConfig, AttentionTrace, make_embeddings, run
 from attention_core.compare import read_pin
 from attention_core.embeddings import Embeddings, display_labels
 from attention_core.experiments import dropout_average
-from attention_core.formatting import format_number
+from attention_core.formatting import MINUS, format_number, format_scientific
 from attention_core.knobs.settings import Settings
 from attention_core.knobs.table import CONFIG_PARAMS, MASK_STRATEGIES, PARAMS
 from attention_core.lessons import (
@@ -90,7 +90,7 @@ def expect_heatmap(
 
 def numbers(text: str) -> list[str]:
     """The numbers written in a text, as printed."""
-    return re.findall(r"-?[0-9]+\.[0-9]+", text)
+    return re.findall(rf"{MINUS}?[0-9]+\.[0-9]+", text)
 
 
 # Why a row of weights holds NaN, as the summary must say it (the label is the table's).
@@ -175,7 +175,7 @@ class Shown:
         """The decimals a heatmap prints: the page's, or projected, fewer (2 or more) at
         cells of ``PRESENT_CELL_FONT`` px or more, said in a caption under it."""
         texts = [str(r["text"]) for r in records(spec)]
-        fixed = [t for t in texts if re.fullmatch(r"-?[0-9]+\.[0-9]+", t)]
+        fixed = [t for t in texts if re.fullmatch(rf"{MINUS}?[0-9]+\.[0-9]+", t)]
         printed = len(fixed[0].split(".")[1]) if fixed else self.decimals
         said = [c.value for c in self.at.caption if c.value.startswith("This chart rounds to")]
         if printed == self.decimals:
@@ -352,8 +352,8 @@ def short_title(strategy: str, norm: str) -> str:
 def visible(shown: Shown, value: float) -> str:
     """How page 5 prints a leak: never as 0 when it is not 0."""
     text = shown.fmt(value)
-    if value != 0 and math.isfinite(value) and float(text) == 0:
-        return f"{value:.1e}"
+    if value != 0 and math.isfinite(value) and float(text.replace(MINUS, "-")) == 0:
+        return format_scientific(value)
     return text
 
 

@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attention_core.formatting import MINUS
 from attention_core.knobs.table import DEFAULTS
+from attention_core.knobs.text import parse_number
 from tests.ui import vega
 from ui.specs import bars_and_curves, colors, heatmap_chart, sizing
 
@@ -242,7 +244,7 @@ def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimal
     )
     for layer in layers(spec):  # rectangles repeat what the texts say
         assert layer["mark"]["aria"] is (layer["mark"]["type"] == "text")
-    number = re.compile(rf"-?[0-9]+\.[0-9]{{{decimals}}}")
+    number = re.compile(rf"{MINUS}?[0-9]+\.[0-9]{{{decimals}}}")  # the minus sign, no hyphen
     table = heatmap_chart.cell_texts(
         heatmap, decimals
     )  # "Show as table" prints what the chart does
@@ -261,12 +263,28 @@ def test_every_heatmap_has_a_legend_a_description_and_its_numbers_at_the_decimal
             assert record["text"] == "undef."
             assert record["state"] == ("masked" if masked else "undefined")
         else:  # a masked weight prints the core's number (0 whenever the row is defined)
-            assert number.fullmatch(record["text"]) and float(record["text"]) == pytest.approx(
+            assert number.fullmatch(record["text"])
+            assert parse_number(record["text"], "a cell", math.inf) == pytest.approx(
                 value, abs=10**-decimals
             )
     axes = spec["encoding"]
     assert axes["y"]["sort"] == [heatmap_chart.safe.plain(r, 20) for r in heatmap.rows]
     assert axes["x"]["sort"] == [heatmap_chart.safe.plain(c, 20) for c in heatmap.columns]
+
+
+def test_a_negative_cell_prints_the_minus_sign_its_legend_and_the_text_print():
+    """Issue 39, item 7: cells printed a hyphen ("-0.2104") where the legend (Vega's format)
+    and the page's text print the minus sign, "−" (U+2212)."""
+    heatmap = heatmap_chart.Heatmap(
+        [[-0.2104, 0.5], [-1e-9, -3.0]], ["a", "b"], ["a", "b"], "scores", "s", "d"
+    )
+    spec = heatmap_chart.make_heatmap(heatmap, decimals=4)
+    texts = [record["text"] for record in records(spec)]
+    assert texts == ["−0.2104", "0.5000", "0.0000", "−3.0000"]  # a rounded −0 is 0
+    assert records(spec)[0]["desc"] == "a, a: −0.2104"
+    assert heatmap_chart.cell_texts(heatmap, 4) == [["−0.2104", "0.5000"], ["0.0000", "−3.0000"]]
+    legend = layers(spec)[0]["encoding"]["color"]["legend"]["labelExpr"]
+    assert "format(" in legend  # d3-format, whose minus is U+2212: the cells now match it
 
 
 def _cells(heatmap: heatmap_chart.Heatmap) -> list[tuple[int, int]]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from attention_core.embeddings import JOURNEY_TOKENS, JOURNEY_VALUES
 from attention_core.knobs.text import VALUE_LIMIT
 from tests.ui.apptest import (
+    as_read,
     assert_clean,
     grid_key,
     notices,
@@ -115,8 +116,8 @@ def test_out_of_range_numbers_are_refused_by_cell_and_the_last_valid_matrix_stay
     at = open_page()
     send_edits(at, {"edited_rows": {1: {"d2": 1e9}}})
     assert_clean(at)
-    assert notices(at) == [
-        "Matrix: `row 2, column d2 must be between -10 and 10, not 1000000000.0`. "
+    assert [as_read(n) for n in notices(at)] == [
+        "Matrix: row 2, column d2 must be between −10 and 10, not 1000000000.0. "
         "The results use the last valid matrix."
     ]
     assert url_settings(at).rows == JOURNEY_VALUES
@@ -198,9 +199,9 @@ def test_a_number_typed_as_text_is_read_as_written(typed, value):
         ),
         (
             "12345678901234567890",
-            "row 1, column d1 must be between -10 and 10, not 12345678901234567890",
+            "row 1, column d1 must be between −10 and 10, not 12345678901234567890",
         ),
-        ("1e999", "row 1, column d1 must be between -10 and 10, not 1e999"),
+        ("1e999", "row 1, column d1 must be between −10 and 10, not 1e999"),
         (
             "1e-400",
             "row 1, column d1 is too close to 0 to compute in float32: type 0 or a number of "
@@ -215,9 +216,24 @@ def test_a_bad_number_typed_as_text_is_named_and_the_last_valid_matrix_stays(typ
     send_edits(at, {"edited_rows": {3: {"d2": 0.75}}})  # a valid edit first: it stays
     send_edits(at, {"edited_rows": {3: {"d2": 0.75}, 0: {"d1": typed}}})
     assert_clean(at)
-    assert notices(at) == [f"Matrix: `{says}`. The results use the last valid matrix."]
+    assert [as_read(n) for n in notices(at)] == [
+        f"Matrix: {says}. The results use the last valid matrix."
+    ]
     assert url_settings(at).rows[3] == (0.22, 0.75, 0.33)
     assert url_settings(at).rows[0] == JOURNEY_VALUES[0]
+
+
+def test_a_number_copied_from_the_screen_pastes_into_the_grids_with_its_minus_sign():
+    """Issue 39, item 7: every number on screen carries the minus sign "−" (U+2212); pasted
+    into the embedding grid or a typed weight grid, it is that negative number."""
+    base = (JOURNEY_TOKENS, tuple(tuple(r) for r in JOURNEY_VALUES))
+    pasted = {"edited_rows": {0: {"d1": "\u22120.2104"}, 2: {"d3": " \u22122.8e\u221206 "}}}
+    tokens, rows = matrix_edits.apply_edits(*base, pasted)
+    assert tokens == JOURNEY_TOKENS
+    assert rows[0] == (-0.2104, *JOURNEY_VALUES[0][1:])
+    assert rows[2] == (*JOURNEY_VALUES[2][:2], -2.8e-06)
+    typed = matrix_edits.numbers_frame(((1.0, 0.5),), ["c1", "c2"]).assign(c2=["\u22120.5"])
+    assert matrix_edits.numbers_from_frame(typed, "W_query") == ((1.0, -0.5),)
 
 
 def test_several_bad_cells_are_all_located_in_one_message():
@@ -251,7 +267,7 @@ def test_typed_weights_are_read_as_written_and_a_bad_one_is_named():
     check_numbers(at)
     send_edits(at, {"edited_rows": {0: {"c1": "0,25"}}}, grid)
     assert_clean(at)
-    warned = [w.value for w in at.warning if "W_query" in w.value]
+    warned = [as_read(w.value) for w in at.warning if "W_query" in as_read(w.value)]
     assert len(warned) == 1 and "row 1, column c1" in warned[0]
     assert "after a point: 0.25" in warned[0]
     assert url_settings(at)["wq"][0] == (0.1, start[0][1])  # the last valid W_query stays

@@ -2,9 +2,11 @@
 the grid, hostile words and sentences, unknown keys and bad values that notices echo.
 
 User text may reach Markdown (markdown, captions, alerts, titles, expander and widget labels,
-metrics) only inside code spans, LaTeX only as ``\\char`` codes (formulas quote tokens by
-position, so never), a chart only as a plain title or label cut by ``safe.plain``, and Plotly
-only HTML-escaped. AppTest shows what each element receives, not how a browser renders it.
+metrics) only inside code spans, or backslash-escaped in a notice's sentence (``safe.prose``:
+a notice is inert Markdown, its only markup the setting's name in bold and code spans), LaTeX
+only as ``\\char`` codes (formulas quote tokens by position, so never), a chart only as a
+plain title or label cut by ``safe.plain``, and Plotly only HTML-escaped. AppTest shows what
+each element receives, not how a browser renders it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from tests.ui.apptest import (
     assert_clean,
     go_to,
     grid_key,
+    markup_problems,
     notices,
     open_page,
     records,
@@ -65,6 +68,8 @@ def assert_user_text_escaped(at, hostile: tuple[str, ...]) -> None:
         assert ":material/" not in text.replace(":material/info:", "").replace(
             ":material/warning:", ""
         )
+    for notice in notices(at):
+        assert markup_problems(notice, frozenset({"strong", "code"})) == [], notice
     for formula in at.latex:
         assert not [p for p in pieces if p in formula.value], formula.value
     for spec in vega_specs(at):

@@ -19,6 +19,7 @@ from attention_core.flow import flow_numbers
 from attention_core.formatting import format_number
 from attention_core.knobs.links import read_params
 from attention_core.knobs.settings import Settings
+from tests.ui.apptest import as_read
 from tests.ui.vega import chart_specs, records
 from ui.blocks import compare, weights_view
 from ui.specs import flow_picture, lines
@@ -512,7 +513,7 @@ def test_a_change_too_small_to_print_is_no_change_at_the_decimals_shown():
 
 def test_a_bad_pin_is_named_and_dropped_from_the_link():
     app = open_page(COMPARE, pin="d_out=99&seed=7")
-    assert any("d_out must be between 1 and 8" in w.value for w in app.warning)
+    assert any("d_out must be between 1 and 8" in as_read(w.value) for w in app.warning)
     assert "pin" not in app.query_params
     assert not [s for s in specs(app) if s["description"].startswith("Each weight of B")]
 

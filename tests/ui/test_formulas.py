@@ -17,7 +17,7 @@ from attention_core.explain import context_terms, score_terms
 from attention_core.formatting import format_number
 from ui.specs import formulas
 
-NUMBER = re.compile(r"-?\d+\.\d+|\\text\{[^}]*\}")
+NUMBER = re.compile(r"−?\d+\.\d+|\\text\{[^}]*\}")  # KaTeX takes the minus sign as "-"
 
 
 def page(decimals: int = 4, query: int = 1) -> SimpleNamespace:
@@ -50,16 +50,16 @@ def test_negative_factors_and_weights_are_in_brackets():
     embeddings = make_embeddings(["a", "b"], [[1.0, -2.0], [-0.5, 0.25]])
     trace = run_attention(embeddings, AttentionConfig(init="identity", scaling="none"))
     score = formulas.score_latex(page(2, 0), trace, 0, 1)
-    assert r"1.00 \times (-0.50) + (-2.00) \times 0.25" in score
-    assert "+ -" not in score and r"\times -" not in score
+    assert r"1.00 \times (−0.50) + (−2.00) \times 0.25" in score
+    assert "+ −" not in score and r"\times −" not in score and "-" not in score
     relu = run_attention(embeddings, AttentionConfig(init="identity", norm="sum"))
-    assert re.search(r"&[=+] \(-\d\.\d\d\) \\cdot \[", formulas.context_latex(page(2, 0), relu))
+    assert re.search(r"&[=+] \(−\d\.\d\d\) \\cdot \[", formulas.context_latex(page(2, 0), relu))
 
 
 def test_a_number_that_is_not_finite_is_text_not_italic_letters():
     assert formulas.entry(page(), math.nan) == r"\text{undefined}"
     assert formulas.number(page(), -math.inf) == r"\text{−∞}"
-    assert formulas.number(page(), -0.5) == "(-0.5000)"
+    assert formulas.number(page(), -0.5) == "(−0.5000)"
 
 
 @settings(max_examples=80, deadline=None)

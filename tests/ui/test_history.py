@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from unittest.mock import patch
+from urllib.parse import urlsplit
 
 from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
@@ -20,6 +21,8 @@ from tests.ui.apptest import (
     current_page,
     notices,
     open_page,
+    reopen_from_link,
+    shared_link,
     url_params,
 )
 from tests.ui.oracle import check_numbers
@@ -108,6 +111,22 @@ def test_back_to_a_link_with_a_bad_value_for_another_page_keeps_that_pages_value
     assert entry(at)[2] == first[2]
     at.switch_page(PAGES["10_Real_sentences"].path).run()
     assert url_params(at)["layer"] == ["2"]
+
+
+def test_a_link_holds_what_its_view_uses_and_back_keeps_the_rest():
+    # Issue 39, item 22: the random example's size stayed in the link under another example.
+    at = open_page(HOME, {"preset": "random", "num_tokens": "8", "d_in": "5"})
+    at.selectbox(key="preset").set_value("nugues").run()
+    on_nugues = entry(at)
+    assert on_nugues[1] == {"preset": ["nugues"]}
+    assert urlsplit(shared_link(at)).query == "preset=nugues"
+    assert snapshot(reopen_from_link(at)) == on_nugues[2]  # the same numbers elsewhere
+    at.selectbox(key="mask").set_value("causal").run()
+    navigate(at, *on_nugues[:2])
+    assert entry(at) == on_nugues
+    at.selectbox(key="preset").set_value("random").run()  # the size last chosen, as before
+    assert url_params(at) == {"preset": ["random"], "num_tokens": ["8"], "d_in": ["5"]}
+    check_numbers(at)
 
 
 def test_an_ordinary_run_is_not_a_history_navigation():

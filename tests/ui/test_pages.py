@@ -6,18 +6,22 @@ AppTest sets widget values directly (no browser): these tests check numbers and 
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 
 from attention_core import run_attention
+from attention_core.formatting import MINUS
 from attention_core.knobs.links import read_params
-from attention_core.knobs.table import PARAMS
+from attention_core.knobs.table import PARAMS, SENTENCE_TOKENS
 from attention_core.lessons import mistakes_baseline
 from tests.ui.apptest import (
     HOME,
     PAGES,
+    as_read,
     assert_clean,
     chart,
+    code_read,
     go_to,
     markdown_tables,
     notices,
@@ -25,6 +29,7 @@ from tests.ui.apptest import (
     records,
     reopen_from_link,
     shared_link,
+    shown_texts,
     title_of,
     url_params,
     url_settings,
@@ -435,25 +440,24 @@ def test_the_live_region_states_the_result_of_the_run_the_page_shows(key):
     assert said != sidebar  # each link makes the page's run differ from the sidebar's
 
 
-NOTICE_WORDS = {  # link -> the notice, whole, as the page writes it
+NOTICE_WORDS = {  # link -> the notice, whole, as the learner reads it
     "tokens": (
         {"tokens": "[link](http://evil.com),b,c,d,e,f"},
-        "**token labels**: `token 1 has 23 characters; at most 20`. "
-        "Using `Your, journey, starts, with, …`",
+        "token labels: token 1 has 23 characters; at most 20. Using Your, journey, starts, with, …",
     ),
     "wk": (
         {"weights_from": "typed", "wk": "abc"},
-        "**typed W_key**: `row 1, column 1 is not a number written with the digits 0-9: "
-        "'abc'`. Using the sidebar's W_key.",
+        "typed W_key: row 1, column 1 is not a number written with the digits 0-9: "
+        "'abc'. Using the sidebar's W_key.",
     ),
     "x": (  # once "embedding matrix: the matrix: row 1, …"
         {"x": "1e-400,0.2,0.3"},
-        "**embedding matrix**: `row 1, column 1 is too close to 0 to compute in float32: type 0 "
-        "or a number of at least 1.2e-38 in size, not 1e-400`. Using `the preset's matrix`.",
+        "embedding matrix: row 1, column 1 is too close to 0 to compute in float32: type 0 "
+        "or a number of at least 1.2e-38 in size, not 1e-400. Using the preset's matrix.",
     ),
     "d_out": (
         {"d_out": "99"},
-        "**d_out: width of q, k and v**: `d_out must be between 1 and 8, not 99`. Using `2`.",
+        "d_out: width of q, k and v: d_out must be between 1 and 8, not 99. Using 2.",
     ),
 }
 
@@ -464,7 +468,7 @@ def test_a_link_notice_names_the_setting_once_and_says_what_is_used(case):
     # "wk: … Using none" where the sidebar's W_key is used.
     link, words = NOTICE_WORDS[case]
     at = open_page("3_Trainable_weights", link)
-    assert words in notices(at), notices(at)
+    assert words in [as_read(n) for n in notices(at)], notices(at)
 
 
 @pytest.mark.parametrize(
@@ -473,20 +477,20 @@ def test_a_link_notice_names_the_setting_once_and_says_what_is_used(case):
         (
             "streamlit_app",
             {"layer": "99"},
-            "not 99 (a setting of 10 · Real sentences)`. Using `1`.",
+            "not 99 (a setting of 10 · Real sentences). Using 1.",
         ),
         (
             "2_Simplified_attention",
             {"samples": "x"},
-            "'x' (a setting of 6 · Dropout)`. Using `200`.",
+            "'x' (a setting of 6 · Dropout). Using 200.",
         ),
-        ("10_Real_sentences", {"layer": "99"}, "between 1 and 48, not 99`. Using `1`."),
+        ("10_Real_sentences", {"layer": "99"}, "between 1 and 48, not 99. Using 1."),
     ],
 )
 def test_a_bad_link_value_for_another_pages_lesson_is_named_with_that_page(page, link, said):
     # Found by a review: such a value was dropped without a word, here and on its own page.
     at = open_page(page, link)
-    assert [n for n in notices(at) if said in n], notices(at)
+    assert [n for n in notices(at) if said in as_read(n)], notices(at)
     if page == "10_Real_sentences":  # its own setting: no page named
         assert not [n for n in notices(at) if "(a setting of" in n], notices(at)
 
@@ -528,7 +532,7 @@ def test_negative_weights_are_not_called_correct():
     assert verdicts.count("correct: no future weight, rows sum to 1") == 2, verdicts
 
 
-@pytest.mark.parametrize(("d_out", "shown"), [("2", "2.8e-06"), ("8", "3.1e-11")])
+@pytest.mark.parametrize(("d_out", "shown"), [("2", "2.8e−06"), ("8", "3.1e−11")])
 def test_a_tiny_leak_is_called_wrong_and_printed_unrounded(d_out, shown):
     # Found in Chromium: large scores shrink the leak of scores x mask below what 4 decimals
     # show; page 5 said "wrong: a future token gets weight 0.0000" (d_out 2) or, below its
@@ -659,10 +663,14 @@ def test_a_refused_text_is_named_in_the_learners_words(page, link, label):
     link's key ("own is empty"); a text the table refuses is named by its label alone."""
     at = open_page(page, link)
     name = next(iter(set(link) - {"text"}))
-    said = [n for n in notices(at) if n.startswith(f"**{label}**: ")]
+    said = [as_read(n) for n in notices(at) if n.startswith(f"**{label}**: ")]
     assert len(said) == 1
-    assert f"`{name} " not in said[0] and f"{name}:" not in said[0]
-    assert "`it is empty`" in said[0] or "`it has 201 characters; at most 200`" in said[0]
+    assert f"{name} " not in said[0] and f"{name}:" not in said[0]
+    assert said[0] in (
+        f"{label}: it is empty. Using The bank by the river.",
+        f"{label}: it has 201 characters; at most 200. Using I must go back to my ship and "
+        "to my crew.",
+    )
 
 
 def test_page_9_ends_a_sentence_after_a_word_that_ends_in_a_full_stop():
@@ -695,3 +703,70 @@ def test_flows_stage_6_names_the_largest_weight():
     said = [m.value for m in at.markdown if m.value.startswith("**Stage 6.**")]
     assert len(said) == 1
     assert said[0].endswith("sum to 1.0000; the largest, 0.2264, goes to `journey`.")
+
+
+HYPHEN_NUMBER = re.compile(r"(?<![\w.])-[0-9]")  # "-0.2104": a hyphen where "−" belongs
+NEGATIVE = "0.4,-0.2,0.9;-0.5,0.8,-0.6;0.6,-0.3,0.6;-0.1,0.2,-0.9"
+
+
+@pytest.mark.parametrize("page", [HOME, "3_Trainable_weights"])
+def test_every_number_a_page_shows_carries_the_minus_sign(page):
+    """Issue 39, item 7: heatmap cells, tables, sentences and formulas printed a hyphen
+    ("-0.2104") where the charts' legends print the minus sign "−" (U+2212)."""
+    at = open_page(page, {"x": NEGATIVE, "tokens": "a,b,c,d", "query": "2"})
+    assert_clean(at)
+    script = {str(block.value) for block in at.get("code")}  # Python, as exported
+    texts = [text for text in shown_texts(at) if text not in script]
+    assert any(re.search(f"{MINUS}[0-9]", text) for text in texts)  # negatives are shown
+    assert [text for text in texts if HYPHEN_NUMBER.search(text)] == []
+
+
+def test_a_notice_reads_the_validators_message_as_a_sentence_not_as_code():
+    """Issue 39, item 19: notices quoted the validator's message in monospace (a code span);
+    they read as sentences in the page's type, a value the link repeats included, still
+    escaped (tests/ui/test_safe.py, and in Chromium tests/e2e/test_escaping_browser.py)."""
+    at = open_page(HOME, {"seed": "abc", "d_out": "**9** <b>x</b>"})
+    assert_clean(at)
+    said = notices(at)
+    assert sorted(as_read(n) for n in said) == [
+        "d_out: width of q, k and v: d_out must be a whole number written with the digits "
+        "0-9, not '**9** <b>x</b>'. Using 2.",
+        "seed for the weights: seed must be a whole number written with the digits 0-9, not "
+        "'abc'. Using 123.",
+    ]
+    assert [code_read(n) for n in said] == [[], []]
+    at = open_page("9_Word_vectors", {"sentence": "zqxv qzvx"})  # the error path's warning
+    warned = [as_read(w.value) for w in at.warning]
+    assert warned == [
+        "none of these words is in GloVe's 400 000 lowercase words: “zqxv”, “qzvx”."
+    ], warned
+    assert [code_read(w.value) for w in at.warning] == [[]]
+
+
+def test_pages_9_and_10_cut_a_long_sentence_by_one_rule_from_the_parameter_table():
+    """Issue 39, item 21: page 9 refused 33 words or more while page 10 cut at 32 tokens
+    (and said so even at exactly 32). Both use a longer sentence's first ``SENTENCE_TOKENS``
+    (the parameter table's) and say it in the same words; the fields' help says it first."""
+    limit = SENTENCE_TOKENS
+    words = " ".join(["ship", "and", "crew", "sail", "home"] * 8)  # 40 words GloVe knows
+    said = {}
+    for page, link, unit in (
+        ("9_Word_vectors", {"sentence": words, "word": "crew"}, "words found in GloVe"),
+        ("10_Real_sentences", {"text": "own", "own": words}, "tokens"),
+    ):
+        at = open_page(page, link)
+        assert_clean(at)
+        cut = [i.value for i in at.info if i.value.startswith("This sentence has")]
+        count = 40 if unit != "tokens" else 42  # the model adds [CLS] and [SEP]
+        assert cut == [
+            f"This sentence has {count} {unit}: the first {limit} are used, so that every "
+            "heatmap stays readable."
+        ], cut
+        said[page] = cut[0].replace(f"{count} {unit}", "…")
+        heatmap = next(s for s in vega_specs(at) if title_of(s) != "")
+        assert len({r["row"] for r in records(heatmap)}) == limit  # rows: words or tokens
+    assert said["9_Word_vectors"] == said["10_Real_sentences"]
+    assert f"The first {limit} words found in GloVe are used." in PARAMS["sentence"].help
+    assert f"the first {limit} are used." in PARAMS["own"].help
+    at = open_page("10_Real_sentences", {"text": "own", "own": " ".join(["ship"] * 30)})
+    assert not [i.value for i in at.info if i.value.startswith("This sentence has")]  # 32

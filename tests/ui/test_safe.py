@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import html
 import re
+import string
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from tests.ui.apptest import STREAMLIT_REWRITES
 from ui import safe
 from ui.specs import colors, tables
 
@@ -74,6 +76,72 @@ def test_md_is_code_spans_holding_exactly_the_shortened_text(text, limit):
     # CommonMark (and a browser) shows U+0000 as U+FFFD; labels refuse it long before.
     expected = shortened.replace("\x00", "\ufffd")
     assert html.unescape(re.sub(r"<[^>]+>", "", rendered)) == expected
+
+
+PROSE_TEXT = st.one_of(
+    TEXT,
+    st.lists(
+        st.sampled_from(
+            ["a", "-", "->", "<=", "--", ":", "smile", "material_home", "www.", "http://x",
+             "@", "b.c", "$", "\\", "`", "*", "[", "]", "(", ")", " ", ":red[x]", "&amp;"]
+        )
+    ).map("".join),
+)  # fmt: skip
+
+
+@settings(max_examples=400)
+@given(text=PROSE_TEXT, limit=LIMIT)
+@example(text="seed must be a whole number written with the digits 0-9, not 'abc'", limit=200)
+@example(text="x -> y <= z -- w :smile: :material/home: www.x.zz a@b.zz http://x.zz", limit=120)
+@example(text="$x^2$ \\frac{a}{b} **b** _i_ <b>x</b> [a](http://x.zz) # h", limit=120)
+def test_prose_renders_as_exactly_the_shortened_text_and_only_rewritable_words_as_code(text, limit):
+    """Issue 39, item 19: a message in the page's own type, every character as typed."""
+    markdown = safe.prose(text, limit)
+    shortened = safe.shorten(text, limit)
+    assert ":material/" not in markdown  # Streamlit rewrites that in the source itself
+    rendered = MARKDOWN.renderInline(markdown)
+    assert set(re.findall(r"</?([a-z]+)", rendered)) <= {"code"}
+    expected = shortened.replace("\x00", "\ufffd")
+    assert html.unescape(re.sub(r"<[^>]+>", "", rendered)) == expected
+    outside = re.split(r"<code>.*?</code>", rendered)
+    for piece in map(html.unescape, outside):
+        assert not [p.pattern for p in STREAMLIT_REWRITES if p.search(piece)], piece
+    # Outside code every ASCII punctuation mark is escaped: none starts any construct (math,
+    # Streamlit's directives and everything CommonMark reads).
+    assert unescaped_punctuation(markdown) == [], markdown
+    # Code only for a word Streamlit could rewrite: a colon with more after it, "@", "www.",
+    # an arrow; a message without one is all in the page's type.
+    rewritable = [w for w in shortened.split(" ") if rewritable_word(w)]
+    code = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", rendered)]
+    assert "/".join(code) == "/".join(w.replace("\x00", "\ufffd") for w in rewritable)
+
+
+def unescaped_punctuation(markdown: str) -> list[str]:
+    """ASCII punctuation outside code spans and backslash escapes, read left to right as
+    CommonMark reads them (an escaped backtick opens no code span); "&#47;" is safe.md's."""
+    found, position = [], 0
+    while position < len(markdown):
+        ch = markdown[position]
+        if ch == "\\" and position + 1 < len(markdown):
+            position += 2
+        elif ch == "`":
+            fence = re.match(r"`+", markdown[position:]).group(0)
+            close = re.compile(rf"(?<!`){fence}(?!`)").search(markdown, position + len(fence))
+            assert close, markdown[position:]
+            position = close.end()
+        elif markdown.startswith("&#47;", position):
+            position += len("&#47;")
+        else:
+            found += [ch] if ch in string.punctuation else []
+            position += 1
+    return found
+
+
+def rewritable_word(word: str) -> bool:
+    return (
+        ":" in word[:-1] or "@" in word or "www." in word.lower()
+        or word in ("<->", "->", "<-", "--", ">=", "<=", "~=")
+    )  # fmt: skip
 
 
 @settings(max_examples=300)

@@ -15,7 +15,7 @@ import torch
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
-from attention_core.formatting import format_number
+from attention_core.formatting import format_scientific
 from ui import safe
 from ui.session import kept_widgets
 from ui.session.run_order import Page
@@ -26,9 +26,9 @@ SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
 CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pixels)
 
 
-def difference(value: float) -> str:
-    """A largest difference in scientific notation (1.2e-08); an undefined one in words."""
-    return f"{value:.1e}" if math.isfinite(value) else format_number(value)
+def difference(value: float, digits: int = 1) -> str:
+    """A largest difference in scientific notation (1.2e−08); an undefined one in words."""
+    return format_scientific(value, digits)
 
 
 def vega_spec(spec: dict) -> dict:
@@ -40,7 +40,7 @@ def vega_spec(spec: dict) -> dict:
 
 
 def nonzero(page: Page, value: float) -> str:
-    """A number in the app's format, or in scientific notation (2.8e-06) when that format
+    """A number in the app's format, or in scientific notation (2.8e−06) when that format
     would round a number that is not 0 to 0 (a leak must not read 0.0000)."""
     text = page.number(value)
     rounded_away = value != 0 and math.isfinite(value) and round(value, page.decimals) == 0

@@ -96,7 +96,7 @@ def show_glove_import(page: Page) -> None:
                 if found.unknown:
                     notes.append(safe.sentence(f"Not in GloVe, left out: {_listed(found.unknown)}"))
                 notes += [
-                    safe.sentence(f"Left out {safe.md(word, 30)}: {safe.md(why, 120)}")
+                    safe.sentence(f"Left out {safe.md(word, 30)}: {safe.prose(why, 120)}")
                     for word, why in refused[:REFUSED_SHOWN]
                 ]
                 if len(refused) > REFUSED_SHOWN:

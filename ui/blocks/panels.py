@@ -9,6 +9,7 @@ import streamlit as st
 
 from attention_core import AttentionTrace
 from attention_core.export import export_script
+from attention_core.formatting import format_scientific
 from attention_core.reference import check_against_torch
 from ui import safe
 from ui.session import kept_widgets
@@ -44,13 +45,13 @@ def show_diagnostics(page: Page, trace: AttentionTrace, head: int = 0) -> None:
     elif check.sdpa_matches:
         st.success(
             "Matches torch.nn.functional.scaled_dot_product_attention "
-            f"(largest difference {check.sdpa_max_diff:.1e})",
+            f"(largest difference {format_scientific(check.sdpa_max_diff)})",
             icon=":material/check_circle:",
         )
     else:
         st.error(
             "Differs from scaled_dot_product_attention: largest difference "
-            f"{check.sdpa_max_diff:.1e}",
+            + format_scientific(check.sdpa_max_diff),
             icon=":material/error:",
         )
     if diagnostics.fully_masked_rows:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from attention_core import AttentionTrace
-from attention_core.knobs.table import PARAMS
+from attention_core.knobs.table import PARAMS, SENTENCE_TOKENS
 from ui import safe
 from ui.session.run_order import Page
 
@@ -108,3 +108,14 @@ def announce(page: Page, trace: AttentionTrace, head: int = 0) -> None:
         '<div class="sr-only" role="status" aria-live="polite" aria-atomic="true">'
         f"{safe.html_text(text)}</div>"
     )
+
+
+def show_cut(count: int, unit: str) -> None:
+    """Say that a real sentence of ``count`` ``unit`` (what its heatmaps' rows are) is cut to
+    the parameter table's limit: one rule, in the same words on pages 9 and 10."""
+    if count > SENTENCE_TOKENS:
+        st.info(
+            f"This sentence has {count} {unit}: the first {SENTENCE_TOKENS} are used, so that "
+            "every heatmap stays readable.",
+            icon=":material/info:",
+        )

@@ -44,7 +44,7 @@ def typed_weights(page: Page, sidebar: AttentionTrace) -> tuple[Matrix, Matrix, 
             try:
                 matrix = linked_rows(matrix_edits.numbers_from_frame(edited, name))
             except AttentionInputError as error:
-                st.warning(f"{safe.md(str(error), 120)}. Using the last valid {name}.")
+                st.warning(f"{safe.sentence(safe.prose(error, 120))} Using the last valid {name}.")
                 matrix = page.settings[short] or start
             state.record(short, matrix)
             result.append(matrix)

@@ -23,6 +23,7 @@ from real_model import (
     seed001_checks,
     shared_model,
     split_words,
+    token_count,
 )
 from real_model import (
     playground_words as projected_words,
@@ -82,6 +83,12 @@ def playground_words(text: str, width: int) -> tuple[PlaygroundWords, tuple[tupl
 def sentence_embeddings(sentence: str) -> Embeddings:
     """The encoder's input embeddings of the sentence's tokens."""
     return noncontextual_embeddings(shared_model(), sentence)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def sentence_length(sentence: str) -> int:
+    """How many tokens the encoder splits the sentence into, before it is cut."""
+    return token_count(shared_model(), sentence)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)

@@ -183,12 +183,8 @@ def _options(param: Param, settings: Settings) -> tuple[list[Any], Callable[[Any
 
 
 def _shown(param: Param, settings: Settings) -> bool:
-    if not param.widget or param.scope == "lesson":
-        return False
-    if param.only_when is None:
-        return True
-    other, wanted = param.only_when
-    return settings[other] == wanted
+    """A sidebar widget is drawn while its knob matters (the padding only under its mask)."""
+    return bool(param.widget) and param.scope != "lesson" and param.matters(settings.values)
 
 
 def front_in_main(settings: Settings) -> bool:
@@ -321,6 +317,7 @@ def after_change(name: str) -> None:
 
     Said explicitly either way: a widget drawn in a fragment would rerun that one alone.
     """
+    state.sent_by_browser(name)
     # AppTest rebuilds what it shows from each run's messages alone: after a rerun of some
     # fragments it would see only them. Under AppTest every change reruns the whole page; the
     # partial reruns are tested in Chromium (tests/e2e).

@@ -32,7 +32,7 @@ from attention_core.formatting import format_number, format_vector
 from attention_core.knobs.settings import Notice, Settings, default_settings
 from attention_core.knobs.table import PARAMS
 from ui import safe
-from ui.session import controls, nav, state
+from ui.session import controls, message_queue, nav, state
 
 T = TypeVar("T")
 LOG = logging.getLogger("attention_dashboard")
@@ -225,7 +225,7 @@ def guarded(compute: Callable[[], T]) -> T | None:
     try:
         return compute()
     except AttentionInputError as error:
-        st.warning(safe.md(str(error), 300), icon=":material/warning:")
+        st.warning(safe.sentence(safe.prose(error, 300)), icon=":material/warning:")
     except Exception:  # a bug must not put a traceback on a learner's screen
         LOG.exception("computation failed")
         st.error(
@@ -238,6 +238,7 @@ def guarded(compute: Callable[[], T]) -> T | None:
 
 def setup(file: str) -> Page:
     """The run order, written once: every page's first line."""
+    message_queue.install()  # Streamlit's queue keeps a finished run's messages
     info = nav.BY_KEY.get(Path(file).stem, nav.PAGES[0])  # a page file not listed: like home
     st.set_page_config(
         page_title=f"{info.title} · Self-attention", page_icon=info.favicon, layout="wide"
@@ -272,7 +273,8 @@ def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
     notices = [_notice_text(n) for n in current.notices]
     if current.editor_error:
         notices.append(
-            f"Matrix: {safe.md(current.editor_error, 320)}. The results use the last valid matrix."
+            safe.sentence(f"Matrix: {safe.prose(current.editor_error, 320)}")
+            + " The results use the last valid matrix."
         )
     if failure:
         notices.append(failure)
@@ -338,24 +340,25 @@ def _compute(settings: Settings) -> tuple[AttentionTrace, str | None]:
         if previous is None:
             default = default_settings()
             previous = run_attention(default.embeddings(), default.config())
-        detail = safe.md(str(error), 200) if isinstance(error, AttentionInputError) else ""
+        detail = f" ({safe.prose(error, 200)})" if isinstance(error, AttentionInputError) else ""
         return (
             previous,
-            f"These settings could not be computed {detail}; showing the last valid numbers.",
+            f"These settings could not be computed{detail}; showing the last valid numbers.",
         )
     state.remember(GOOD_TRACE, trace)
     return trace, None
 
 
 def _notice_text(notice: Notice) -> str:
-    """A notice as safe Markdown, naming the setting in the learner's words."""
+    """A notice as safe Markdown, naming the setting in the learner's words: the validator's
+    message as a sentence in the page's type (``safe.prose``), not as code."""
     param = PARAMS.get(notice.param)
     problem = notice.problem
     for prefix in (f"{param.name}: ", f"{param.label}: ") if param is not None else ():
         problem = problem.removeprefix(prefix)  # the label says it already
     label = f"**{param.label}**" if param is not None else "**Link**"
-    used = safe.md(notice.used, 60) if notice.used else ""
+    used = safe.prose(notice.used, 60) if notice.used else ""
     if param is not None and notice.used == param.unset:
         used = param.unset  # the table's own words, not an echo of the link
     used = " " + safe.sentence(f"Using {used}") if used else ""
-    return safe.sentence(f"{label}: {safe.md(problem, 200)}") + used
+    return safe.sentence(f"{label}: {safe.prose(problem, 200)}") + used

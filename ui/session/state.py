@@ -200,13 +200,19 @@ def _history_navigation() -> bool:
 def _back_to_link(page: str) -> tuple[Settings, list[Notice]]:
     """The settings of the link the browser went back (or forward) to. The link is the whole
     state of its page, so it replaces the session's settings, as a link opened afresh would,
-    except other pages' lessons, which it does not hold (they stay as they are, and so a bad
-    value for one in the URL is not told again); the values waiting to come back belonged to
-    the settings left behind. The grid starts again from the link's matrix: an edit that
-    Streamlit merged into this run belongs to the matrix left behind too."""
+    except what it does not hold: other pages' lessons (they stay as they are, and so a bad
+    value for one in the URL is not told again) and values its view does not use (the random
+    example's size under another example: back at the random example, it is the size last
+    chosen). The values waiting to come back belonged to the settings left behind. The grid
+    starts again from the link's matrix: an edit that Streamlit merged into this run belongs
+    to the matrix left behind too."""
     session = st.session_state
     settings, notices = _from_link(page)
-    kept = {name: session[SETTINGS][name] for name in PARAMS if _lesson_elsewhere(name, page)}
+    kept = {
+        name: session[SETTINGS][name]
+        for name in PARAMS
+        if _lesson_elsewhere(name, page) or not PARAMS[name].matters(settings.values)
+    }
     settings = settings.replace(**kept)
     session[WISHES] = {}
     _store_matrix_source(settings)
@@ -304,6 +310,14 @@ def _prepare_widgets(settings: Settings, page: str) -> None:
 def drawing(name: str) -> None:
     """Just before a widget is drawn: its key, if this run set it, has reached it."""
     st.session_state.get(UNDRAWN, set()).discard(name)
+
+
+def sent_by_browser(name: str) -> None:
+    """A widget's callback: the browser sent this widget's value, so it holds the widget. A
+    key set for it by an earlier run that stopped before drawing it (a newer change came) is
+    not set again: that would draw the widget with the value imposed, and a press made since
+    would jump back."""
+    drawing(name)
 
 
 def _holds(name: str, value: Any) -> bool:

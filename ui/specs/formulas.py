@@ -14,6 +14,7 @@ from typing import Protocol
 
 from attention_core import AttentionTrace
 from attention_core.explain import context_terms, score_terms
+from attention_core.formatting import MINUS
 
 
 class Page(Protocol):
@@ -41,9 +42,10 @@ def entry(page: Page, value: float) -> str:
 
 def number(page: Page, value: float) -> str:
     """A number in a sum or a product: a negative one in brackets, so a sum reads
-    "+ (-0.2)" and a product "× (-0.2)", never "+ -0.2"."""
+    "+ (−0.2)" and a product "× (−0.2)", never "+ −0.2" (KaTeX draws the minus sign as it
+    draws "-")."""
     text = entry(page, value)
-    return f"({text})" if text.startswith("-") else text
+    return f"({text})" if text.startswith(MINUS) else text
 
 
 def wrap(pieces: list[str], joiner: str, width: int, first: int, indent: int) -> list[str]:
