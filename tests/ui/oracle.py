@@ -279,7 +279,9 @@ def simplified_page(shown: Shown) -> None:
     )  # fmt: skip
     # Each score in the wide layout; a narrow one (a phone's) may follow, with the same numbers.
     scores = [e.value for e in shown.at.latex if r"\omega_" in e.value]
-    scores = [s for i, s in enumerate(scores) if not (i and numbers(s) == numbers(scores[i - 1]))]
+    # (the narrow one is the same score: the same ω subscript; two scores may share numbers)
+    score_of = [re.search(r"\\omega_\{([^}]*)\}", s).group(1) for s in scores]  # type: ignore[union-attr]
+    scores = [s for i, s in enumerate(scores) if not (i and score_of[i] == score_of[i - 1])]
     assert [numbers(s)[-1] for s in scores] == [
         shown.fmt(v) for v in simple.scores[0, shown.query].tolist()
     ]
