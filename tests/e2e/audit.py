@@ -5,16 +5,20 @@ Both checks read the same rendered page, so a page is opened once per (page, mod
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.e2e.screen import wait_idle
+from PIL import Image
+
+from tests.e2e.screen import wait_for, wait_idle
 
 AXE = Path(__file__).with_name("node_modules") / "axe-core" / "axe.min.js"
 
 # Every chart's SVG, its text marks and the column that holds it (page coordinates).
 CHART_GEOMETRY_JS = """
-() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].map((chart) => {
+() => { const rows = [...document.querySelectorAll('[data-testid="stHorizontalBlock"]')];
+return [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].map((chart) => {
   const svg = chart.querySelector('svg');
   const label = chart.getAttribute('aria-label') || '';
   if (!svg) return null;
@@ -29,6 +33,8 @@ CHART_GEOMETRY_JS = """
       text: t.textContent,
       tilted: /rotate\\((?!0[ ,)])/.test(t.getAttribute('transform') || ''),
     }));
+  const heading = svg.querySelector('.role-title-text');
+  const column = chart.closest('[data-testid="stColumn"]');
   return {
     title: label.slice(0, 80),
     svg: box(svg.getBoundingClientRect()),
@@ -39,8 +45,12 @@ CHART_GEOMETRY_JS = """
     // Cut by Vega's labelLimit: the app itself cuts labels only past 20 characters.
     labelsCut: [...svg.querySelectorAll('.role-axis-label text')]
       .map((t) => t.textContent).filter((t) => t.endsWith('…') && t.length <= 20),
+    // How tall its title is drawn, and the row of columns it heads, if any.
+    titleHeight: heading ? heading.getBoundingClientRect().height : 0,
+    row: column && column.querySelector('[data-testid="stVegaLiteChart"]') === chart
+      ? rows.indexOf(column.closest('[data-testid="stHorizontalBlock"]')) : -1,
   };
-}).filter(Boolean)
+}).filter(Boolean); }
 """
 
 # Every formula KaTeX drew: how far its drawing reaches and the column that holds it. KaTeX
@@ -176,6 +186,7 @@ class Visit:
     edges: list[str] = field(default_factory=list)  # past the screen or the column
     scroll_boxes: list[str] = field(default_factory=list)  # scrolling without saying so
     small_text: list[list] = field(default_factory=list)  # under 14 px (phone and tablet)
+    cut_plots: list[str] = field(default_factory=list)  # 3D plots drawn up to their edge
 
 
 # Every axis and legend label and title, and chart title, drawn on the page's background.
@@ -225,6 +236,7 @@ def measure(page, url: str, run_axe: bool) -> Visit:
     weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
     if weights.count():
         result.weights_box = weights.first.bounding_box()
+    result.cut_plots = cut_plots(page)  # last: a screenshot scrolls the plot into view
     if run_axe:
         page.add_script_tag(path=str(AXE))
         report = page.evaluate(
@@ -271,3 +283,60 @@ def cut_formulas(formulas: list[dict], slack: float = 3.0) -> list[str]:
     """Formulas drawn past their column or partly hidden in a scroll (KaTeX's own rounding
     leaves up to 2 px, hence the slack)."""
     return [f["tex"] for f in formulas if f["right"] > f["holder"] + slack or f["hidden"] > slack]
+
+
+def misaligned(charts: list[dict], slack: float = 1.0) -> list[str]:
+    """Charts heading the columns of one row, their SVGs level, whose titles take different
+    heights: one title on two lines and the next on one start their plots at different
+    heights (issue 39, item 9)."""
+    level: list[list[dict]] = []
+    heads = sorted((c for c in charts if c["row"] >= 0), key=lambda c: (c["row"], c["svg"]["t"]))
+    for chart in heads:
+        last = level[-1][-1] if level else None
+        if last and last["row"] == chart["row"] and chart["svg"]["t"] - last["svg"]["t"] <= slack:
+            level[-1].append(chart)
+        else:
+            level.append([chart])
+    return [
+        ", ".join(f"{c['title'][:30]!r}: {c['titleHeight']:.0f} px" for c in row)
+        for row in level
+        if max(c["titleHeight"] for c in row) - min(c["titleHeight"] for c in row) > slack
+    ]
+
+
+# Plotly draws a 3D plot on a canvas (no text to measure): what it draws is read from a
+# screenshot. Ink is a pixel darker than the plot's light grid lines.
+PLOT = ".js-plotly-plot"
+EDGE = 3  # pixels along each side that must stay blank
+SIDES = ("left", "right", "top", "bottom")
+INK = 200
+
+
+def _ink(image, box: tuple[int, int, int, int]) -> int:
+    rgb = image.crop(box).tobytes()
+    return sum(1 for i in range(0, len(rgb), 3) if min(rgb[i : i + 3]) < INK)
+
+
+def _plot_ink(plot) -> dict[str, int]:
+    """How many inked pixels a plot shows in all, and along each of its four sides."""
+    image = Image.open(io.BytesIO(plot.screenshot())).convert("RGB")
+    width, height = image.size
+    return {
+        "all": _ink(image, (0, 0, width, height)),
+        "left": _ink(image, (0, 0, EDGE, height)),
+        "right": _ink(image, (width - EDGE, 0, width, height)),
+        "top": _ink(image, (0, 0, width, EDGE)),
+        "bottom": _ink(image, (0, height - EDGE, width, height)),
+    }
+
+
+def cut_plots(page) -> list[str]:
+    """Every 3D plot drawn up to one of its sides, where its edge cuts what it draws (issue
+    39, item 8: page 1's "d3" title was cut at the left at 1280 x 720)."""
+    problems = []
+    for plot in page.locator(PLOT).all():
+        # WebGL draws after the element arrives: wait for the arrows and the axes.
+        ink = wait_for(page, lambda _p, plot=plot: _plot_ink(plot), lambda i: i["all"] > 500)
+        assert ink["all"] > 500, f"the 3D plot was not drawn: {ink}"
+        problems += [f"the 3D plot is cut at its {side}" for side in SIDES if ink[side]]
+    return problems

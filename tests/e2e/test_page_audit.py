@@ -4,9 +4,11 @@ and every page on a phone (390×844) and a tablet (768×1024): nothing cut at th
 
 Readable (issue 15): no two numbers or labels of a chart overlap, no mark is cut off by its
 chart (its title and labels included), no chart, formula or table is wider than its column, and the
-Playground's weights heatmap is within the first screen. Accessible (issue 18): axe-core
-finds no violation the app controls; the few that come from Streamlit's own widgets are
-listed below with the reason.
+Playground's weights heatmap is within the first screen. Charts side by side have titles of one
+height (a title on two lines pushed its plot below its neighbours'), and page 1's 3D plot draws
+nothing up to its edges (issue 39, items 9 and 8). Accessible (issue 18): axe-core finds no
+violation the app controls; the few that come from Streamlit's own widgets are listed below
+with the reason.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tests.e2e.audit import (
     Visit,
     clipped,
     cut_formulas,
+    misaligned,
     overlapping,
     resized,
     too_wide,
@@ -82,6 +85,8 @@ def layout_problems(found: Visit) -> list[str]:
     problems += [f"metric label {label!r} is cut" for label in found.cut_labels]
     problems += [f"cut at the edge: {edge}" for edge in found.edges]
     problems += found.scroll_boxes
+    problems += [f"titles side by side of different heights: {m}" for m in misaligned(found.charts)]
+    problems += found.cut_plots
     return problems
 
 

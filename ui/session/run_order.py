@@ -76,6 +76,13 @@ BASE_CSS = """
 /* A grid's toolbar (44 px) sits above it on hover, always on a touch screen: room for it, so
    that it never covers the heading above the grid. */
 .stApp [data-testid="stElementContainer"]:has([data-testid="stDataFrame"]) { margin-top: 2.9rem; }
+/* A folded section's table of numbers ("Show as table") sits in a column: compact cells, in
+   the grids' 14 px type, so that six tokens' table fits beside the Playground's matrix at
+   1280 px (it ran 81 px past its box); a wider one scrolls in its box (below). Token names
+   keep their 12 px code type (14 px on a phone or a tablet, below). */
+.stApp [data-testid="stExpanderDetails"] :is(td, th)
+  { padding: 0.25rem 0.375rem; font-size: 0.875rem; }
+.stApp [data-testid="stExpanderDetails"] :where(td, th) code { font-size: 0.75rem; }
 /* On a phone or a tablet no text is smaller than 14 px: code in prose and captions too. */
 @media (max-width: 1024px) {
   .stApp [data-testid="stMarkdownContainer"] code, .stApp [data-testid="stCaptionContainer"] code
@@ -101,7 +108,8 @@ BASE_CSS = """
 }
 /* What is wider than its column (a chart, a formula, a table) scrolls inside its own box:
    Chromium lets Tab focus a scroller, and a faded edge shows on each side with more to see
-   (a scroll-driven animation: a box that does not scroll has no timeline, so no fade). */
+   (a scroll-driven animation: a box that does not scroll has no timeline, so no fade). A
+   Markdown table is the Markdown container's own child (no wrapper of its own). */
 @property --fade-left { syntax: "\\3C length\\3E"; inherits: false; initial-value: 0px; }
 @property --fade-right { syntax: "\\3C length\\3E"; inherits: false; initial-value: 0px; }
 @keyframes scroll-fades {
@@ -121,7 +129,7 @@ BASE_CSS = """
 .stApp [data-testid="stFullScreenFrame"]:has([data-testid="stVegaLiteChart"]),
 .stApp .katex-display,
 .stApp [data-testid="stTabs"] [role="tablist"],
-.stApp [data-testid="stMarkdownContainer"] div:has(> table) {
+.stApp [data-testid="stMarkdownContainer"]:has(> table) {
   overflow-x: auto; max-width: 100cqw;
   animation: scroll-fades linear both; animation-timeline: scroll(self inline);
   mask-image: linear-gradient(to right, transparent, #000 var(--fade-left),

@@ -26,6 +26,12 @@ PALETTE = (
     "#637939",
 )
 
+# Plotly's own camera (eye at 1.25, 1.25, 1.25) fills the plot's height with the cube, and its
+# width follows the column: the "d3" title and ticks on the left were cut at 1280 × 720 (issue
+# 39, item 8), and more on a tablet or a phone. Farther away, and looking a little to the left
+# of the cube's centre (the d3 side is the wider one), the cube and its titles fit every screen.
+CAMERA = {"eye": {"x": 1.65, "y": 1.65, "z": 1.5}, "center": {"x": 0.09, "y": -0.09, "z": -0.05}}
+
 
 def make_embedding_3d(
     vectors: Sequence[Sequence[float]],
@@ -84,6 +90,12 @@ def make_embedding_3d(
         height=460,
         margin={"l": 0, "r": 0, "t": 10, "b": 0},
         showlegend=False,
-        scene={"xaxis_title": "d1", "yaxis_title": "d2", "zaxis_title": "d3", "aspectmode": "cube"},
+        scene={
+            "xaxis_title": "d1",
+            "yaxis_title": "d2",
+            "zaxis_title": "d3",
+            "aspectmode": "cube",
+            "camera": CAMERA,
+        },
     )
     return figure

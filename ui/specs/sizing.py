@@ -22,7 +22,7 @@ PADDING = {"top": 8, "left": 6, "right": 6, "bottom": 6}
 LABEL_CHARS = 20  # the longest label a chart prints in full
 TEXT_LIMIT = 16  # past this many rows or columns, cells carry no printed numbers
 # Width of a character in units of the font size (a sans-serif font, rounded up).
-_WIDTHS = {".": 0.3, ",": 0.3, "-": 0.4, " ": 0.3, "−": 0.62, "∞": 0.8, "✕": 0.85}
+_WIDTHS = {".": 0.3, ",": 0.3, "-": 0.4, " ": 0.3, "−": 0.62, "∞": 0.8, "✕": 0.85, "·": 0.35}
 
 
 def text_width(text: str, font: float) -> float:
@@ -39,10 +39,13 @@ def text_width(text: str, font: float) -> float:
 
 
 def title(text: str, font: int, chart_width: int, max_width: int) -> dict:
-    """A chart's Vega title: as wide as the chart (at least 160 px), or as its widest word
-    while the column has room for it, broken into lines that fit rather than cut."""
-    widest_word = max(text_width(word, font) for word in text.split(" "))
-    limit = max(chart_width, 160, min(math.ceil(widest_word), max_width - 24))
+    """A chart's Vega title: on one line while the column has room for it (at least as wide
+    as the chart, or 160 px), else broken into lines that fit rather than cut.
+
+    Charts side by side then have titles of one height, and their plots start level: page
+    3's "queries = X · W_query" took two lines over a chart narrower than it, "keys = X ·
+    W_key" one (issue 39, item 9)."""
+    limit = max(chart_width, 160, min(math.ceil(text_width(text, font)), max_width - 24))
     return {
         "text": title_lines(text, font, limit),
         "fontSize": font,
