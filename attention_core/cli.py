@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 import torch
 
+from attention_core.config import AttentionConfig
 from attention_core.embeddings import display_labels
 from attention_core.errors import AttentionInputError
 from attention_core.explain import context_terms, score_terms
@@ -157,7 +158,8 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
         f" ({config.scaling}), {config.norm}, mask {config.mask} ({config.mask_strategy}),"
         f" dropout {config.dropout:g}{'' if config.train else ' (eval)'}, heads {trace.num_heads}",
         f"qkv_bias {'on' if trace.b_query is not None else 'off'}, out_proj {config.out_proj}"
-        + (f", heads_layout {config.heads_layout}" if trace.num_heads > 1 else ""),
+        + (f", heads_layout {config.heads_layout}" if trace.num_heads > 1 else "")
+        + _variants(config),
     ]
     for head in range(trace.num_heads):
         suffix = f" (head {head + 1})" if trace.num_heads > 1 else ""
@@ -172,6 +174,19 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
         head = min(int(settings["head"]), trace.num_heads) - 1
         lines += ["", *_explain(trace, labels, query, head, decimals)]
     return "\n".join(lines)
+
+
+def _variants(config: AttentionConfig) -> str:
+    """Today's variants, named only when they are on: ", kv_groups 2, window 3, rope (base
+    10000)"; nothing with their defaults, so the book's header stays the book's."""
+    parts = []
+    if config.kv_groups:
+        parts.append(f"kv_groups {config.kv_groups}")
+    if config.window:
+        parts.append(f"window {config.window}")
+    if config.rope:
+        parts.append(f"rope (base {config.rope_base})")
+    return "".join(f", {part}" for part in parts)
 
 
 def _table(rows: list[str], columns: list[str], matrix: torch.Tensor, decimals: int) -> list[str]:

@@ -42,6 +42,10 @@ class AttentionConfig:
     heads_layout: str = DEFAULTS["heads_layout"]
     qkv_bias: bool = DEFAULTS["qkv_bias"]
     out_proj: str = DEFAULTS["out_proj"]
+    kv_groups: int = DEFAULTS["kv_groups"]
+    window: int = DEFAULTS["window"]
+    rope: bool = DEFAULTS["rope"]
+    rope_base: int = DEFAULTS["rope_base"]
     custom_weights: tuple[Matrix, Matrix, Matrix] | None = None
     custom_mask: BoolMatrix | None = None
 
@@ -57,6 +61,11 @@ class AttentionConfig:
         if self.heads_layout == "split" and drawn and self.d_out % self.heads:
             raise AttentionInputError(
                 f"d_out must be divisible by heads: {self.d_out} is not divisible by {self.heads}"
+            )
+        if self.kv_groups and self.heads % self.kv_groups:
+            raise AttentionInputError(
+                f"kv_groups must divide heads: {self.heads} heads cannot share keys and values "
+                f"in {self.kv_groups} equal groups"
             )
 
     @property

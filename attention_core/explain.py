@@ -38,13 +38,15 @@ class ContextBreakdown:
 def score_terms(trace: AttentionTrace, query: int, key: int, head: int = 0) -> ScoreBreakdown:
     """Each product term of the dot product between query ``query`` and key ``key`` (0-based).
 
-    For cosine scoring the terms are those of the raw dot product; the page says so.
+    For cosine scoring the terms are those of the raw dot product; the page says so. With RoPE
+    the terms are those of the turned query and key.
     """
     _check_index("query", query, trace.num_tokens)
     _check_index("key", key, trace.num_tokens)
     _check_index("head", head, trace.num_heads)
-    queries = split_heads(trace.queries, trace.num_heads)[head, query]  # (head_dim,)
-    keys = split_heads(trace.keys, trace.num_heads)[head, key]  # (head_dim,)
+    scored_queries, scored_keys = trace.scored()  # turned by RoPE when it is on
+    queries = scored_queries[head, query]  # (head_dim,)
+    keys = scored_keys[head, key]  # (head_dim,)
     products = queries * keys
     return ScoreBreakdown(
         query=query,

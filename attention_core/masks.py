@@ -1,9 +1,12 @@
-"""Numbers that judge a masking strategy: what leaks past the mask, and whether rows sum to 1."""
+"""Numbers that judge a mask: what leaks past it, whether rows sum to 1, and how far
+information travels through layers of it."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+import torch
 
 from attention_core.trace import AttentionTrace
 
@@ -53,3 +56,29 @@ def judge_mask(trace: AttentionTrace, head: int = 0) -> MaskVerdict:
     errors = (sums - 1).abs()
     worst = int(errors.argmax())
     return MaskVerdict(leaked, float(errors[worst]), bool((weights < 0).any()), float(sums[worst]))
+
+
+def reach(allowed: torch.Tensor, layers: int) -> torch.Tensor:
+    """Which tokens' information can reach each token after 1, 2, ... ``layers`` layers of
+    attention with this mask: through layer after layer, a token mixes what the tokens it
+    attends to had mixed.
+
+    Shapes:
+        allowed: (num_tokens, num_tokens) -> (layers, num_tokens, num_tokens), True = reached
+    """
+    hop = allowed.float()
+    reached = [allowed]
+    for _ in range(layers - 1):
+        reached.append((reached[-1].float() @ hop) > 0)
+    return torch.stack(reached)
+
+
+def farthest_reach(reached: torch.Tensor) -> list[int]:
+    """For each number of layers, the largest distance back that information has travelled.
+
+    Shapes:
+        reached: (layers, num_tokens, num_tokens) -> one int per layer
+    """
+    positions = torch.arange(reached.shape[-1])
+    distance = positions[:, None] - positions[None, :]  # query minus key
+    return [int(torch.where(layer, distance, 0).max()) for layer in reached]

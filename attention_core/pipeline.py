@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import torch
 
-from attention_core import steps
+from attention_core import rope, steps
 from attention_core.config import AttentionConfig
 from attention_core.embeddings import Embeddings
 from attention_core.trace import AttentionTrace, Diagnostics
-from attention_core.weights import head_dim, make_projections
+from attention_core.weights import head_dim, make_projections, share_key_value_heads
 
 
 @torch.no_grad()
-def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionTrace:
+def run_attention(
+    embeddings: Embeddings, config: AttentionConfig, first_position: int = 0
+) -> AttentionTrace:
     """Run the whole pipeline on ``embeddings`` with ``config``.
 
     Args:
         embeddings: token labels and their (num_tokens, d_in) matrix.
         config: every knob; the same config and embeddings always give a bit-identical trace.
+        first_position: the position of the first token, which only RoPE reads (a text that
+            starts later in a longer one; generation with a KV cache).
 
     Returns:
         The frozen trace with every intermediate tensor and the diagnostics.
@@ -27,18 +31,26 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
     """
     inputs = embeddings.values
     num_tokens, d_in = inputs.shape
-    projections = make_projections(config, d_in)
+    heads = config.heads
+    projections = share_key_value_heads(make_projections(config, d_in), heads, config.kv_groups)
     queries = steps.project(inputs, projections.W_query, projections.b_query)
     keys = steps.project(inputs, projections.W_key, projections.b_key)  # (num_tokens, inner_dim)
     values = steps.project(inputs, projections.W_value, projections.b_value)
 
-    heads = config.heads
-    scores = steps.score(
-        steps.split_heads(queries, heads), steps.split_heads(keys, heads), config.scoring
-    )  # (num_heads, num_tokens, num_tokens)
+    head_queries = steps.split_heads(queries, heads)  # (num_heads, num_tokens, head_dim)
+    head_keys = steps.split_heads(keys, heads)
+    turns = rotated_queries = rotated_keys = None
+    if config.rope:
+        turns = rope.angles(num_tokens, head_queries.shape[-1], config.rope_base, first_position)
+        rotated_queries = rope.rotate(head_queries, turns)
+        rotated_keys = rope.rotate(head_keys, turns)
+        head_queries, head_keys = rotated_queries, rotated_keys
+    scores = steps.score(head_queries, head_keys, config.scoring)
     divisor = steps.scale_divisor(config.scaling, head_dim(config, d_in))
     scaled_scores = steps.scale(scores, divisor)
-    allowed = steps.allowed_mask(config.mask, num_tokens, config.padding, config.custom_mask)
+    allowed = steps.allowed_mask(
+        config.mask, num_tokens, config.padding, config.custom_mask
+    ) & steps.window_band(num_tokens, config.window)
     masked_scores = steps.mask_scores(scaled_scores, allowed, config.mask_strategy)
     normalised = steps.normalise(masked_scores, config.norm)
     # Softmax weights are zeroed and renormalised from their scores: no score can underflow them.
@@ -66,6 +78,9 @@ def run_attention(embeddings: Embeddings, config: AttentionConfig) -> AttentionT
         queries=queries,
         keys=keys,
         values=values,
+        rope_angles=turns,
+        rotated_queries=rotated_queries,
+        rotated_keys=rotated_keys,
         scores=scores,
         scale_divisor=divisor,
         scaled_scores=scaled_scores,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from attention_core.steps import split_heads
+from attention_core import rope
 from attention_core.trace import AttentionTrace
 
 MATCH_TOLERANCE = 1e-5
@@ -61,18 +61,27 @@ def _common_reason(trace: AttentionTrace) -> str:
 
 
 def _mha_reason(trace: AttentionTrace) -> str:
+    if trace.config.rope:
+        return "nn.MultiheadAttention has no rotary position embeddings"
     if trace.config.scaling != "sqrt_d":
         return "nn.MultiheadAttention always divides by the square root of d_k"
     return ""
 
 
 def _sdpa_diff(trace: AttentionTrace) -> float:
-    heads = trace.num_heads
-    queries = split_heads(trace.queries, heads)  # (num_heads, num_tokens, head_dim)
-    keys = split_heads(trace.keys, heads)
-    values = split_heads(trace.values, heads)
+    """Per head against F.scaled_dot_product_attention, given only the K/V heads a cache
+    would hold: ``enable_gqa`` repeats them for their groups itself."""
+    queries, _ = trace.scored()  # (num_heads, num_tokens, head_dim), turned by RoPE if on
+    keys, values = trace.cached_keys_values()  # (kv_heads, num_tokens, head_dim)
+    if trace.rope_angles is not None:
+        keys = rope.rotate(keys, trace.rope_angles)
     expected = F.scaled_dot_product_attention(
-        queries, keys, values, attn_mask=trace.allowed, scale=1.0 / trace.scale_divisor
+        queries,
+        keys,
+        values,
+        attn_mask=trace.allowed,
+        scale=1.0 / trace.scale_divisor,
+        enable_gqa=trace.kv_heads != trace.num_heads,
     )
     return float((expected - trace.head_context).abs().max())
 

@@ -1,7 +1,7 @@
 """One function per step of attention, in the order the math happens.
 
-project -> split heads -> score -> scale -> mask -> normalise -> dropout -> mix values
--> merge heads -> out projection. No function edits its input in place.
+project -> split heads -> (turn with RoPE, see rope.py) -> score -> scale -> mask -> normalise
+-> dropout -> mix values -> merge heads -> out projection. No function edits its input in place.
 """
 
 from __future__ import annotations
@@ -88,6 +88,20 @@ def allowed_mask(
             )
         return allowed
     return ones
+
+
+def window_band(num_tokens: int, window: int) -> torch.Tensor:
+    """Which keys lie fewer than ``window`` positions from each query, itself included; every
+    key when ``window`` is 0. Combined with the causal mask: sliding-window attention.
+
+    Shapes:
+        returns: (num_tokens, num_tokens), True = within the window
+    """
+    positions = torch.arange(num_tokens)
+    if window == 0:
+        return torch.ones(num_tokens, num_tokens, dtype=torch.bool)
+    distance = (positions[:, None] - positions[None, :]).abs()  # (num_tokens, num_tokens)
+    return distance < window
 
 
 def mask_scores(scores: torch.Tensor, allowed: torch.Tensor, strategy: str) -> torch.Tensor:

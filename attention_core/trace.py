@@ -50,7 +50,11 @@ class AttentionTrace:
         b_query, b_key, b_value: (inner_dim,), or None without qkv_bias
         W_out: (inner_dim, inner_dim), or None without an output projection
         b_out: (inner_dim,), or None unless the output projection is ``linear``
-        queries, keys, values: (num_tokens, inner_dim), biases included
+        queries, keys, values: (num_tokens, inner_dim), biases included; with K/V groups,
+            a group's heads all hold its first head's keys and values
+        rope_angles: (num_tokens, head_dim // 2), or None without RoPE
+        rotated_queries, rotated_keys: (num_heads, num_tokens, head_dim), the queries and keys
+            the scores are computed from when RoPE turns them; None without RoPE
         scores, scaled_scores, masked_scores, weights, dropout_keep, weights_after_dropout:
             (num_heads, num_tokens, num_tokens)
         allowed: (num_tokens, num_tokens), True = may attend
@@ -73,6 +77,9 @@ class AttentionTrace:
     queries: torch.Tensor
     keys: torch.Tensor
     values: torch.Tensor
+    rope_angles: torch.Tensor | None
+    rotated_queries: torch.Tensor | None
+    rotated_keys: torch.Tensor | None
     scores: torch.Tensor
     scale_divisor: float
     scaled_scores: torch.Tensor
@@ -104,6 +111,32 @@ class AttentionTrace:
     def head_dim(self) -> int:
         """Width of one head's queries and keys (d_k)."""
         return int(self.head_context.shape[-1])
+
+    @property
+    def kv_heads(self) -> int:
+        """How many different key/value heads there are (what a KV cache stores)."""
+        return self.config.kv_groups or self.num_heads
+
+    def scored(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """The queries and keys the scores come from, per head: turned by RoPE when it is on.
+
+        Shapes:
+            returns: two (num_heads, num_tokens, head_dim)
+        """
+        if self.rotated_queries is not None and self.rotated_keys is not None:
+            return self.rotated_queries, self.rotated_keys
+        heads = self.num_heads
+        return steps.split_heads(self.queries, heads), steps.split_heads(self.keys, heads)
+
+    def cached_keys_values(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """The keys and values a KV cache holds: one head per K/V group, before RoPE.
+
+        Shapes:
+            returns: two (kv_heads, num_tokens, head_dim)
+        """
+        step = self.num_heads // self.kv_heads
+        keys = steps.split_heads(self.keys, self.num_heads)[::step]
+        return keys, steps.split_heads(self.values, self.num_heads)[::step]
 
     @property
     def blocked(self) -> torch.Tensor:

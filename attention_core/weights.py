@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -80,6 +80,37 @@ def make_projections(config: AttentionConfig, d_in: int) -> Projections:
     (W_query, b_query), (W_key, b_key), (W_value, b_value) = layers
     W_out, b_out = _out_projection(config.out_proj, width, generator)
     return Projections(W_query, W_key, W_value, b_query, b_key, b_value, W_out, b_out)
+
+
+def share_key_value_heads(projections: Projections, num_heads: int, kv_groups: int) -> Projections:
+    """Grouped-query attention: the heads of each of ``kv_groups`` consecutive groups all use the
+    key and value columns of the group's first head (0 groups: every head keeps its own).
+
+    Keeping the leaders' own columns makes every group's first head the same as in standard
+    multi-head attention, so a page can show what sharing changes. The shared columns are
+    repeated in place, as ``repeat_interleave`` repeats a cached key head for its group.
+
+    Shapes:
+        W_key, W_value: (d_in, inner_dim) -> same; b_key, b_value: (inner_dim,) -> same
+    """
+    if kv_groups in (0, num_heads):
+        return projections
+    group_size = num_heads // kv_groups
+
+    def shared(tensor: torch.Tensor | None) -> torch.Tensor | None:
+        if tensor is None:
+            return None
+        heads = tensor.unflatten(-1, (num_heads, -1))  # (..., num_heads, head_dim)
+        leaders = heads[..., ::group_size, :]  # (..., kv_groups, head_dim)
+        return leaders.repeat_interleave(group_size, dim=-2).flatten(-2)
+
+    return replace(
+        projections,
+        W_key=shared(projections.W_key),
+        W_value=shared(projections.W_value),
+        b_key=shared(projections.b_key),
+        b_value=shared(projections.b_value),
+    )
 
 
 def _draw(init: str, rows: int, cols: int, generator: torch.Generator, bias: bool = False) -> Layer:

@@ -1,5 +1,6 @@
 """Values that depend on each other brought into range, each change said in a notice: the
-focused token and the padding on the number of tokens, heads on the width of queries; values
+focused token and the padding on the number of tokens, heads on the width of queries, K/V
+groups on the heads, RoPE on an even head width; values
 replaced for another's sake given back when they fit again; token positions moved with their
 tokens after an edit.
 """
@@ -62,6 +63,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
             )
         )
         values["heads"] = used
+    notices += _settle_variants(values, settings.d_in)
     if values["head"] > values["heads"]:  # which head a page shows
         heads = values["heads"]
         notices.append(
@@ -77,7 +79,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
 
 # A value ``settle`` replaced for another setting's sake (2 heads while d_out is 5): kept as
 # (asked, used) so that it comes back when that setting allows it again (d_out 6).
-RESTORABLE = ("heads", "head")
+RESTORABLE = ("heads", "kv_groups", "rope", "head")
 
 
 Wishes = Mapping[str, tuple[Any, Any]]
@@ -93,8 +95,10 @@ def restore(settings: Settings, wishes: Wishes) -> tuple[Settings, list[Notice],
         if settings[name] != used:
             continue
         wished = settings.replace(**{name: asked})
-        if settle(wished)[0][name] == asked:
-            settings = wished
+        got = settle(wished)[0][name]
+        # K/V groups as many as the heads are standard attention, which settle writes as 0.
+        if got == asked or (name == "kv_groups" and got == 0 and asked == wished["heads"]):
+            settings = wished.replace(**{name: got})
             notices.append(
                 Notice(name, f"{name}: the {asked} chosen before fits again", str(asked))
             )
@@ -154,6 +158,36 @@ def follow_tokens(
             else:
                 notices.append(Notice(name, what, f"{used} ({settings.tokens[used - 1]})"))
     return (settings.replace(**changes) if changes else settings), notices
+
+
+def _settle_variants(values: dict[str, Any], d_in: int) -> list[Notice]:
+    """K/V groups that divide the heads, and RoPE only on heads of an even width."""
+    notices = []
+    heads, groups = values["heads"], values["kv_groups"]
+    if groups and heads % groups:
+        used = max(g for g in range(1, groups + 1) if heads % g == 0)
+        notices.append(
+            Notice(
+                "kv_groups",
+                f"kv_groups must divide heads: {heads} heads cannot share keys and values in "
+                f"{groups} equal groups",
+                str(used),
+            )
+        )
+        values["kv_groups"] = used
+    if values["kv_groups"] == heads:  # one group per head is standard attention: the default
+        values["kv_groups"] = 0
+    head_width = query_width(values, d_in) // values["heads"]
+    if values["rope"] and head_width % 2:
+        notices.append(
+            Notice(
+                "rope",
+                f"rope turns pairs of numbers, so a head's width must be even: {head_width} is odd",
+                "false",
+            )
+        )
+        values["rope"] = False
+    return notices
 
 
 def _token_problem(param: Param, asked: int, count: int) -> str:

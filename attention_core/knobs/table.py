@@ -320,6 +320,64 @@ _ROWS = (
         widget="radio",
         group="advanced",
     ),
+    # --- the attention of today's LLMs (page 11), in the same pipeline ------------------------
+    Param(
+        "kv_groups",
+        "int",
+        0,
+        "K/V groups",
+        "Grouped-query attention: the query heads share keys and values in this many groups, "
+        "each group using its first head's. 1 is multi-query attention; 0, the default, gives "
+        "every head its own, as standard multi-head attention does.",
+        "config",
+        low=0,
+        high=8,
+        step=1,
+        widget="select",
+        group="variants",
+    ),
+    Param(
+        "window",
+        "int",
+        0,
+        "sliding window",
+        "Each query attends only to the tokens less than this many positions away, itself "
+        "included (0: no window). With the causal mask this is sliding-window attention.",
+        "config",
+        low=0,
+        high=MAX_TOKENS,
+        step=1,
+        tokens="count",
+        choice_labels=("none",),
+        widget="select",
+        group="variants",
+    ),
+    Param(
+        "rope",
+        "bool",
+        False,
+        "RoPE: rotate queries and keys",
+        "Rotary position embeddings: before the scores, each pair of a head's query and key "
+        "numbers is turned by an angle that grows with the token's position.",
+        "config",
+        widget="toggle",
+        group="variants",
+    ),
+    Param(
+        "rope_base",
+        "int",
+        10000,
+        "RoPE base θ",
+        "Pair i of a head of width d turns by position × θ^(−2i/d): a larger base turns the "
+        "later pairs more slowly. Llama uses 10000 (Llama 3: 500000).",
+        "config",
+        low=2,
+        high=1_000_000,
+        step=1,
+        widget="number",
+        group="variants",
+        only_when=("rope", True),
+    ),
     # --- the view: how the dashboard shows it ----------------------------------------------
     Param(
         "query",
@@ -643,6 +701,21 @@ _LESSON_ROWS = (
         high=8000,  # 12 × 16 numbers and 12 labels of 20 four-byte characters, URL-encoded
         page="0_Compare",
         unset="nothing pinned",
+    ),
+    Param(
+        "kv_step",
+        "int",
+        1,
+        "Generation step",
+        "Generate one token at a time: the Previous and Next buttons, or the ← and → keys. "
+        "Step n feeds token n and reads every earlier key and value from the cache.",
+        "lesson",
+        low=1,
+        high=MAX_TOKENS,
+        step=1,
+        tokens="index",
+        widget="select",
+        page="11_Todays_attention",
     ),
     Param(
         "samples",

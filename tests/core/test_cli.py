@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
 from attention_core import AttentionConfig, preset_embeddings, run_attention
 from attention_core.cli import FLAGS
@@ -226,3 +227,51 @@ def test_main_prints_to_a_text_stream_without_bytes_underneath():
     assert stopped.value.code == 2
     assert "jöurney  0.3061  0.8210" in out.getvalue()
     assert err.getvalue().startswith("attention_core: error: d_out")
+
+
+def main_output(args: list[str]) -> tuple[int, str]:
+    """``attention_core.cli.main`` on ``args`` in this process: its status and its stdout."""
+    import contextlib
+    import io
+
+    from attention_core.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(list(args))
+    return code, out.getvalue()
+
+
+VARIANT_FLAGS = ["--heads", "4", "--d_out", "8", "--kv_groups", "2", "--rope", "true"]
+VARIANT_FLAGS += ["--window", "3", "--mask", "causal"]
+
+
+def test_cli_runs_todays_attention_as_run_attention_does():
+    code, out = main_output([*VARIANT_FLAGS, "--json"])
+    assert code == 0
+    data = json.loads(out, parse_constant=_refuse_constant)
+    config = AttentionConfig(heads=4, d_out=8, kv_groups=2, rope=True, window=3, mask="causal")
+    trace = run_attention(preset_embeddings("journey"), config)
+    assert torch.equal(torch.tensor(data["weights"]), trace.weights)
+    assert torch.equal(torch.tensor(data["output"]), trace.output)
+    assert trace.rotated_queries is not None
+    assert torch.equal(torch.tensor(data["rotated_queries"]), trace.rotated_queries)
+    assert {k: data["config"][k] for k in ("kv_groups", "window", "rope", "rope_base")} == {
+        "kv_groups": 2,
+        "window": 3,
+        "rope": True,
+        "rope_base": 10000,
+    }
+
+
+def test_cli_header_names_todays_variants_only_when_they_are_on():
+    _, text = main_output(VARIANT_FLAGS)
+    assert text.splitlines()[2] == (
+        "qkv_bias off, out_proj none, heads_layout split, kv_groups 2, window 3, rope (base 10000)"
+    )
+    _, text = main_output(["--window", "2", "--rope", "true", "--rope_base", "500000"])
+    assert text.splitlines()[2] == "qkv_bias off, out_proj none, window 2, rope (base 500000)"
+    _, text = main_output(["--rope_base", "500000"])  # the base of a RoPE that is off
+    assert text.splitlines()[2] == "qkv_bias off, out_proj none"
+    _, text = main_output(["--heads", "2", "--d_out", "4"])
+    assert text.splitlines()[2] == "qkv_bias off, out_proj none, heads_layout split"

@@ -254,11 +254,20 @@ def overlapping(texts: list[dict], slack: float = 0.5) -> list[tuple[str, str]]:
     pairs = []
     for i, first in enumerate(upright):
         for second in upright[i + 1 :]:
+            if _same_place(first, second):  # a word drawn on its own halo (Flow's arrows)
+                continue
             width = min(first["r"], second["r"]) - max(first["l"], second["l"])
             height = min(first["b"], second["b"]) - max(first["t"], second["t"])
             if width > slack and height > slack:
                 pairs.append((first["text"], second["text"]))
     return pairs
+
+
+def _same_place(first: dict, second: dict, slack: float = 1.0) -> bool:
+    """The same text in the same box: one word drawn twice, its white outline under it."""
+    return first["text"] == second["text"] and all(
+        abs(first[side] - second[side]) <= slack for side in ("l", "t", "r", "b")
+    )
 
 
 def clipped(chart: dict, slack: float = 1.0) -> list[str]:

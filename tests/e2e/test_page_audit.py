@@ -33,7 +33,10 @@ pytestmark = pytest.mark.e2e
 
 PAGES = tuple(page.url_path for page in nav.PAGES)
 TOKEN_FREE = {page.url_path for page in nav.PAGES if page.words}  # words come from sentences
-EXTRA = {"Compare": "pin=seed%3D7%26mask%3Dcausal"}  # a comparison needs a pinned A
+EXTRA = {  # a comparison needs a pinned A; page 11 shows its every section with 2 heads
+    "Compare": "pin=seed%3D7%26mask%3Dcausal",
+    "Todays_attention": "heads=2&d_out=4&kv_groups=1&window=3&rope=true",
+}
 TOKENS = {1: "preset=random&num_tokens=1&d_in=3", 6: "", 12: "preset=random&num_tokens=12&d_in=3"}
 # One token in presentation mode is left out: its charts are the smallest the larger type
 # meets, and 12 tokens in that mode are the hard case.
@@ -162,6 +165,13 @@ LONG = {
     "Playground-16-dims": "?preset=random&num_tokens=12&d_in=16&panel=qkv",
     # Formulas at the most digits: KaTeX does not wrap, so they are broken over lines.
     "Playground-d_out-8-6-decimals": "?d_out=8&decimals=6",
+    # RoPE's score titles and formulas, the longest ones, and page 11 at 12 tokens and 8 heads.
+    "Flow-rope-6-decimals": "Flow?stage=3&rope=true&d_out=8&decimals=6",
+    "Playground-rope-d_out-8-6-decimals": "?rope=true&d_out=8&decimals=6",
+    "Todays_attention-8-heads-12-tokens": (
+        "Todays_attention?preset=random&num_tokens=12&d_in=16&heads=8&d_out=8&kv_groups=2"
+        "&window=4&rope=true&kv_step=12&decimals=6"
+    ),
     "Trainable_weights-d_out-8-6-decimals": "Trainable_weights?d_out=8&decimals=6",
     "Simplified_attention-16-dims-6-decimals": (
         "Simplified_attention?preset=random&num_tokens=12&d_in=16&decimals=6"

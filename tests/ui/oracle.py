@@ -17,7 +17,7 @@ from attention_core import AttentionConfig, AttentionTrace, make_embeddings, run
 from attention_core.compare import read_pin
 from attention_core.embeddings import Embeddings, display_labels
 from attention_core.experiments import dropout_average
-from attention_core.formatting import MINUS, format_number, format_scientific
+from attention_core.formatting import MINUS, format_number, format_scientific, format_vector
 from attention_core.knobs.settings import Settings
 from attention_core.knobs.table import CONFIG_PARAMS, MASK_STRATEGIES, PARAMS
 from attention_core.lessons import (
@@ -522,6 +522,44 @@ def compare_page(shown: Shown) -> None:
         assert "B − A: change of each weight" not in titles
 
 
+def todays_attention_page(shown: Shown) -> None:
+    from attention_core import rope
+    from attention_core.head_split import trace_head_split
+    from attention_core.kv_cache import generate
+
+    trace = shown.run()
+    if trace.num_heads > 1:
+        group_size = trace.num_heads // trace.kv_heads
+        for head in range(trace.num_heads):
+            shown.weights(f"head {head + 1} · K/V {head // group_size + 1}", trace, head)
+        memory = table_with(shown.at, "bytes per token")
+        bytes_each = 2 * trace.kv_heads * trace.head_dim * 4
+        assert f"{bytes_each} B" in column(memory, "bytes per token")
+    split = trace_head_split(trace)
+    wrong = column(table_with(shown.at, "“head 1”, wrong view"), "“head 1”, wrong view")
+    assert wrong == [format_vector(row, shown.decimals) for row in split.wrong_queries[0].tolist()]
+    window = shown.settings["window"]
+    causal = shown.run(mask="causal", custom_mask=None)
+    title = f"causal, window {window}" if window else "causal, no window"
+    shown.weights(title + (" (head 1)" if causal.num_heads > 1 else ""), causal, 0)
+    steps = generate(shown.embeddings, core_config(shown.settings))
+    cache = table_with(shown.at, "cache size (K and V)")
+    assert column(cache, "cache size (K and V)") == [f"{s.cache_bytes} B" for s in steps]
+    current = steps[min(int(shown.settings["kv_step"]), len(steps)) - 1]
+    said = [m.value for m in shown.at.markdown if m.value.startswith("Head 1's weights")]
+    assert numbers(said[0]) == [shown.fmt(w) for w in current.weights[0].tolist()]
+    if trace.head_dim % 2:
+        assert any(a.value.startswith("RoPE turns pairs") for a in shown.at.info)
+        return
+    turned = trace if trace.config.rope else shown.run(rope=True)
+    if turned.rope_angles is not None:
+        angles = table_with(shown.at, "position")
+        expected = rope.angles(trace.num_tokens, turned.head_dim, turned.config.rope_base)
+        assert [row[2].split(" rad")[0] for row in angles[1:]] == [
+            shown.fmt(a) for a in expected[:, 0].tolist()
+        ]
+
+
 def _captions(shown: Shown, containing: str) -> list[str]:
     return [c.value for c in shown.at.caption if containing in c.value]
 
@@ -540,6 +578,7 @@ CHECKS: dict[str, Callable[[Shown], None]] = {
     "8_Common_mistakes": mistakes_page,
     "9_Word_vectors": word_vectors_page,
     "10_Real_sentences": real_sentences_page,
+    "11_Todays_attention": todays_attention_page,
 }
 
 

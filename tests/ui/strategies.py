@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from attention_core.compare import PIN_SCOPES
 from attention_core.knobs.param import Param
+from attention_core.knobs.settle import query_width
 from attention_core.knobs.table import PARAMS, lesson_params
 from tests.conftest import TINY_HEADS, TINY_LAYERS
 
@@ -66,6 +67,15 @@ def matrices(rows: int, columns: int, limit: int = 1000) -> st.SearchStrategy[li
     return st.lists(row, min_size=rows, max_size=rows)
 
 
+# Knobs whose legal values depend on the heads: drawn after them.
+AFTER_HEADS = ("kv_groups", "rope")
+
+
+def legal_groups(heads: int) -> list[int]:
+    """K/V group counts that divide ``heads``."""
+    return [g for g in range(1, heads + 1) if heads % g == 0]
+
+
 def legal_heads(values: dict[str, Any], d_in: int) -> list[int]:
     """Head counts the core accepts with these values."""
     counts = range(1, int(PARAMS["heads"].high) + 1)
@@ -94,7 +104,7 @@ def legal_links(draw: st.DrawFn, page: str) -> dict[str, str]:
     names = [n for n, p in PARAMS.items() if p.scope in LINK_SCOPES or p.page == page]
     for name in names:
         param = PARAMS[name]
-        if param.kind in ("matrix", "labels") or name in ("heads", "head", "pin"):
+        if param.kind in ("matrix", "labels") or name in ("heads", "head", "pin", *AFTER_HEADS):
             continue
         values[name] = draw(value(param, count))
         if name == "query" or draw(st.integers(0, 3)):  # most knobs away from a bare link
@@ -103,6 +113,11 @@ def legal_links(draw: st.DrawFn, page: str) -> dict[str, str]:
     heads = draw(st.sampled_from(legal_heads(effective, d_in)))
     link["heads"] = str(heads)
     link["head"] = str(draw(st.integers(1, heads)))
+    if draw(st.booleans()):  # K/V groups that divide the heads (0: one per head)
+        link["kv_groups"] = str(draw(st.sampled_from([0, *legal_groups(heads)])))
+    width = query_width({**effective, "heads": heads}, d_in) // heads
+    if draw(st.booleans()):  # RoPE only on heads of an even width
+        link["rope"] = "true" if width % 2 == 0 and draw(st.booleans()) else "false"
     if page == "3_Trainable_weights" and link.get("weights_from") == "typed":
         width = draw(st.integers(1, 4))
         for name in ("wq", "wk", "wv"):

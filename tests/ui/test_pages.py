@@ -79,6 +79,7 @@ LESSON = {
     "6_Dropout": {"samples": "50"},
     "9_Word_vectors": {"sentence": "We process and ship your order", "word": "order"},
     "10_Real_sentences": {"text": "amazon", "compare": "and", "layer": "2", "model_head": "3"},
+    "11_Todays_attention": {"kv_step": "4"},
 }
 
 
@@ -142,6 +143,7 @@ INTERACTIONS = {
     "8_Common_mistakes": ("selectbox", "init", "linear"),
     "9_Word_vectors": ("text_input", "word", "crew"),
     "10_Real_sentences": ("selectbox", "layer", 2),
+    "11_Todays_attention": ("selectbox", "window", 2),
 }
 
 

@@ -14,69 +14,16 @@ from attention_core import AttentionTrace
 from attention_core.flow import FlowNumbers, flow_numbers
 from attention_core.knobs.table import FLOW_STAGES
 from ui import safe
-from ui.blocks import focus_panel, heatmaps, sentences
+from ui.blocks import focus_panel, heatmaps, sentences, stepper
 from ui.blocks.weights_view import MAIN_WIDTH
-from ui.session import controls, kept_widgets, state
+from ui.session import kept_widgets
 from ui.session.run_order import Page
 from ui.specs import flow_picture, tables
 
-# A presentation clicker sends PageUp/PageDown (or the arrow keys): two more buttons with those
-# shortcuts, hidden, since the visible Previous/Next already say what they do.
-CLICKER_CSS = ".st-key-flow_clicker { display: none; }"
-# On a phone the picture is taller than the screen: the stage on a row of its own, the two
-# buttons under it, all kept at the top, in reach, while the learner scrolls the picture.
-STEPPER_CSS = """@media (max-width: 640px) {
-.stApp .st-key-flow_stepper {
-  position: sticky; top: 3.75rem; z-index: 5; background: #fff; padding: 0.4rem 0; }
-.stApp .st-key-flow_stepper [data-testid="stHorizontalBlock"] { flex-wrap: wrap; row-gap: 0.5rem; }
-.stApp .st-key-flow_stepper [data-testid="stColumn"]
-  { flex: 1 1 calc(50% - 1rem) !important; min-width: calc(50% - 1rem) !important; }
-.stApp .st-key-flow_stepper [data-testid="stColumn"]:has(.st-key-stage)
-  { order: -1; flex-basis: 100% !important; } }"""
-
 
 def show_stepper(page: Page) -> int:
-    """Previous and Next (also ← and →, PageUp and PageDown), and the stage by name.
-
-    The buttons have no arrow icons: Streamlit already shows each one's key, an arrow.
-    """
-    stage = int(page.settings["stage"])
-    last = len(FLOW_STAGES)
-    with st.container(key="flow_stepper"):
-        back, pick, forward = st.columns([1, 2.4, 1], vertical_alignment="bottom", wrap=False)
-    with back:
-        st.button(
-            "Previous",
-            key="stage_previous",
-            shortcut="Left",
-            disabled=stage <= 1,
-            on_click=state.step_value,
-            args=("stage", -1),
-            width="stretch",
-        )
-    with pick:
-        controls.widget("stage", page.settings, label_visibility="collapsed")
-    with forward:
-        st.button(
-            "Next",
-            key="stage_next",
-            shortcut="Right",
-            disabled=stage >= last,
-            on_click=state.step_value,
-            args=("stage", 1),
-            width="stretch",
-            type="primary",
-        )
-    with st.container(key="flow_clicker"):
-        for key, shortcut, by in (
-            ("stage_page_up", "PageUp", -1),
-            ("stage_page_down", "PageDown", 1),
-        ):
-            st.button(
-                shortcut, key=key, shortcut=shortcut, on_click=state.step_value, args=("stage", by)
-            )
-    st.html(f"<style>{CLICKER_CSS}{STEPPER_CSS}</style>")
-    return stage
+    """Previous and Next (also ← and →, PageUp and PageDown), and the stage by name."""
+    return stepper.show_stepper(page, "stage", "flow", len(FLOW_STAGES))
 
 
 def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowNumbers | None:
@@ -134,8 +81,10 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
         2: f"**Stage 2.** Its query q{flow_picture.sup(i)} = x{flow_picture.sup(i)} · W_query = "
         f"{page.vector(list(numbers.query_vector))}; every row of X times W_key and W_value "
         "gives that token's key and value (the rows of K and V).",
-        3: f"**Stage 3.** q{flow_picture.sup(i)} meets every row j of K: the largest score is with "
-        f"{_all_named(page, top_scores)}, {n(numbers.scores[top_score])}{_each(top_scores)}.",
+        3: f"**Stage 3.** q{flow_picture.sup(i)} meets every row j of K"
+        + (", both first turned by RoPE" if config.rope else "")
+        + f": the largest score is with {_all_named(page, top_scores)}, "
+        f"{n(numbers.scores[top_score])}{_each(top_scores)}.",
         4: "**Stage 4.** No scaling: the scores pass unchanged."
         if config.scaling == "none"
         else f"**Stage 4.** Every score is divided by {n(numbers.scale_divisor)}: "

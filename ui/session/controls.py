@@ -35,7 +35,7 @@ GROUPS = (
     ("scores", "Scores"),
     ("dropout", "Dropout"),
 )
-MORE = ("advanced", "view")
+MORE = ("advanced", "variants", "view")
 NAV = "nav"
 VIEWS = "views"
 SCOPED_PAGE = "_scoped_page"
@@ -172,6 +172,10 @@ def _options(param: Param, settings: Settings) -> tuple[list[Any], Callable[[Any
         return head_choices(settings.values, settings.d_in), str
     if param.name == "head":
         return list(range(1, settings["heads"] + 1)), lambda h: f"head {h}"
+    if param.name == "kv_groups":
+        heads = settings["heads"]
+        fewer = [g for g in range(heads - 1, 0, -1) if heads % g == 0]
+        return [0, *fewer], lambda g: kv_groups_label(g, heads)
     if param.tokens == "index":
         labels = display_labels(settings.tokens)
         return (
@@ -180,6 +184,15 @@ def _options(param: Param, settings: Settings) -> tuple[list[Any], Callable[[Any
         )
     low, high = param.limits(settings.num_tokens)
     return list(range(int(low), int(high) + 1)), str
+
+
+def kv_groups_label(groups: int, heads: int) -> str:
+    """The learner's words for a number of K/V groups (0: one per head)."""
+    if groups in (0, heads):
+        return f"{heads} · one per head (multi-head)" if heads > 1 else "1 · one head"
+    if groups == 1:
+        return "1 · shared by all (multi-query)"
+    return f"{groups} · groups of {heads // groups} heads"
 
 
 def _shown(param: Param, settings: Settings) -> bool:
@@ -194,11 +207,11 @@ def front_in_main(settings: Settings) -> bool:
     return not settings["present"]
 
 
-def sidebar(settings: Settings, front: bool = False) -> None:
+def sidebar(settings: Settings, front: bool = False, skip: Sequence[str] = ()) -> None:
     """Every shared control, grouped as the table groups them. On a ``front`` page the knobs
     of ``nav.FRONT_KNOBS`` are drawn apart: by the page in normal mode, first in the sidebar
-    when projected."""
-    skip = set(_front_names()) if front else set()
+    when projected. The knobs in ``skip`` are drawn by the page itself."""
+    skip = {*skip, *(_front_names() if front else ())}
     with st.sidebar:
         widget("present", settings)
         if front and not front_in_main(settings):
@@ -218,7 +231,9 @@ def sidebar(settings: Settings, front: bool = False) -> None:
                 return
             for group in MORE:
                 for name, param in PARAMS.items():
-                    if param.group == group and _shown(param, settings) and name != "present":
+                    if param.group != group or name in (*skip, "present"):
+                        continue
+                    if _shown(param, settings):
                         widget(name, settings)
 
 

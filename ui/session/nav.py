@@ -23,6 +23,7 @@ class PageInfo:
     ignores: str = ""
     words: bool = False  # its tokens are the words of sentences, not the learner's matrix
     front: bool = False  # it draws FRONT_KNOBS beside its results, not in the sidebar
+    draws: tuple[str, ...] = ()  # shared knobs the page draws beside what they change
 
     @property
     def key(self) -> str:
@@ -143,6 +144,16 @@ PAGES = (
         "a pretrained model's own embeddings and weights",
         "the matrix and the sidebar's settings, except the number of decimals",
         words=True,
+    ),
+    PageInfo(
+        "pages/11_Todays_attention.py",
+        "11 · Today's attention",
+        ":material/rocket_launch:",
+        "🚀",
+        "every setting in the sidebar; it draws heads, K/V groups, the window and RoPE itself, "
+        "beside what they change",
+        "dropout in the KV-cache section: generation runs in evaluation mode",
+        draws=("heads", "kv_groups", "window", "rope", "rope_base"),
     ),
 )
 BY_KEY = {page.key: page for page in PAGES}

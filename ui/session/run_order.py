@@ -255,7 +255,7 @@ def setup(file: str) -> Page:
     state.remember(controls.SCOPED_PAGE, None)  # until the page's views are drawn (views())
     state.remember(controls.CHECKED, False)
     current = state.begin(info.key)
-    controls.sidebar(current.settings, front=info.front)
+    controls.sidebar(current.settings, front=info.front, skip=info.draws)
     with st.sidebar:
         _rerun_on_reconnect()
     settings = state.current_settings()  # a first run may have taken the browser's values

@@ -452,7 +452,7 @@ def step_value(name: str, by: int) -> None:
 
     Relative to the value when the click arrives, so that quick presses are all counted.
     """
-    low, high = PARAMS[name].limits()
+    low, high = PARAMS[name].limits(current_settings().num_tokens)
     value = int(min(max(st.session_state[SETTINGS][name] + by, low), high))
     set_value(name, value)
 

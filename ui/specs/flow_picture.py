@@ -113,6 +113,8 @@ def build_boxes(
     blocked = [MASKED if not a else WHITE for a in numbers.allowed]
     scale_name, scale_detail = SCALING[config.scaling]
     score_title = "cos(q, k⁽ʲ⁾)" if config.scoring == "cosine" else "q · k⁽ʲ⁾"
+    if config.rope:  # the scores are of the query and keys turned by RoPE
+        score_title = score_title.replace("q", "RoPE q", 1)
     steps = (
         ("scores", f"score\n{score_title}", 3, numbers.scores, [WHITE] * n),
         (

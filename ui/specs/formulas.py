@@ -99,7 +99,9 @@ def score_latex(
             rf"{number(page, q)} \times {number(page, k)}"
             for q, k in zip(terms.query_terms, terms.key_terms, strict=True)
         ]
-        steps = [rf"q^{{({query + 1})}} \cdot k^{{({key + 1})}}", " + ".join(products), total]
+        # With RoPE the dot product is of the turned query and key (q̃, k̃).
+        q, k = (r"\tilde q", r"\tilde k") if trace.config.rope else ("q", "k")
+        steps = [rf"{q}^{{({query + 1})}} \cdot {k}^{{({key + 1})}}", " + ".join(products), total]
     scaled = None
     if trace.config.scaling != "none":
         scaled = (rf"{omega} / {number(page, terms.divisor)}", number(page, terms.scaled))

@@ -1,0 +1,110 @@
+"""Real Chromium: a learner works through page 11 (K/V groups, the window, the KV cache's
+steps by keyboard, RoPE) and every number read from the screen is the core's; the link then
+opens the same page on a phone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from attention_core.embeddings import display_labels
+from attention_core.formatting import format_number
+from attention_core.kv_cache import generate
+from tests.e2e import expected, learner, screen
+from tests.e2e.screen import wait_for, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+PAGE = "Todays_attention"
+
+
+def link_value(page, name: str) -> str | None:
+    found = re.search(rf"[?&]{name}=([^&]*)", page.url)
+    return found.group(1) if found else None
+
+
+def wait_for_link(page, name: str, value: str) -> None:
+    wait_for(page, lambda p: link_value(p, name), lambda found: found == value)
+    wait_idle(page)
+
+
+def cache_sentence(page) -> str:
+    """The line that gives head 1's weights of the newest query over the cache."""
+    text = page.get_by_text("Head 1's weights of the new query over the cache").first
+    return text.inner_text()
+
+
+def expected_cache_sentence(page) -> str:
+    settings = expected.settings_of(page.url)
+    steps = generate(settings.embeddings(), settings.config())
+    step = steps[int(settings["kv_step"]) - 1]
+    labels = display_labels(settings.tokens)
+    decimals = int(settings["decimals"])
+    parts = [
+        f"{labels[row]} {format_number(w, decimals)}"
+        for row, w in zip(step.cached_rows, step.weights[0].tolist(), strict=True)
+    ]
+    return "Head 1's weights of the new query over the cache: " + ", ".join(parts) + "."
+
+
+def wait_for_cache_sentence(page) -> None:
+    """Until the cache's line says what the core computes for the link's step."""
+    want = expected_cache_sentence(page)
+    wait_for(page, cache_sentence, lambda said: said == want)
+
+
+def test_a_learner_shares_heads_narrows_the_window_steps_the_cache_and_turns_rope_on(server, page):
+    page.goto(f"{server}/{PAGE}?heads=4&d_out=8")
+    page.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=60_000)
+    wait_idle(page)
+    # Two K/V groups: heads 2 and 4 now read heads 1's and 3's keys and values.
+    learner.choose(page, "kv_groups", "2 · groups of 2 heads")
+    wait_for_link(page, "kv_groups", "2")
+    settings = expected.settings_of(page.url)
+    trace = expected.trace_of(settings)
+    for head, kv in ((0, 1), (1, 1), (2, 2), (3, 2)):
+        shown = screen.heatmap(page, f"head {head + 1} · K/V {kv}")
+        assert shown == expected.weight_cells(settings, trace, head)
+    memory = next(t for t in screen.tables(page) if "bytes per token" in t)
+    assert "this setting: 2 groups\t2\t2 × 2 × 2 = 8\t32 B" in memory
+    # A window of 2 tokens, with the causal mask.
+    learner.choose(page, "window", "2")
+    wait_for_link(page, "window", "2")
+    settings = expected.settings_of(page.url)
+    causal = expected.trace_of(settings, mask="causal")
+    shown = screen.heatmap(page, "causal, window 2 (head 1)")
+    assert shown == expected.weight_cells(settings, causal, 0)
+    # The cache, stepped with the keyboard: each step's weights are the core's.
+    page.evaluate("document.activeElement?.blur()")
+    for step in (2, 3):
+        page.keyboard.press("ArrowRight")
+        wait_for_link(page, "kv_step", str(step))
+        wait_for_cache_sentence(page)
+    page.locator(".st-key-kv_step_previous button").click()
+    wait_for_link(page, "kv_step", "2")
+    wait_for_cache_sentence(page)
+    # RoPE on: the heads' weights change to the core's with RoPE.
+    page.locator(".st-key-rope").get_by_text("RoPE: rotate queries and keys").click()
+    wait_for_link(page, "rope", "true")
+    settings = expected.settings_of(page.url)
+    turned = expected.trace_of(settings)
+    assert turned.config.rope and turned.config.window == 2
+    wait_for(
+        page,
+        lambda p: screen.heatmap(p, "head 2 · K/V 1"),
+        expected.weight_cells(settings, turned, 1).__eq__,
+    )
+    angles = next(t for t in screen.tables(page) if t.startswith("token\tposition"))
+    assert "1.0000 rad (57°)" in angles  # position 1, pair 1 turns by 1 radian
+    assert screen.exceptions(page) == []
+    # The copied link opens the same numbers on a phone.
+    phone = page.context.browser.new_context(viewport={"width": 390, "height": 844})
+    other = phone.new_page()
+    other.goto(page.url)
+    other.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=60_000)
+    wait_idle(other)
+    assert screen.tables(other) == screen.tables(page)
+    assert cache_sentence(other) == cache_sentence(page)
+    assert screen.heatmap(other, "head 4 · K/V 2") == screen.heatmap(page, "head 4 · K/V 2")
+    phone.close()

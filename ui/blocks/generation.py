@@ -1,0 +1,202 @@
+"""Page 11's last three sections: the sliding window, generation with a KV cache, and RoPE."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from attention_core import rope
+from attention_core.embeddings import display_labels
+from attention_core.kv_cache import generate
+from attention_core.reference import MATCH_TOLERANCE
+from attention_core.todays_attention import REACH_LAYERS, rope_shifts, sliding_window
+from ui import safe
+from ui.blocks import heatmaps, stepper
+from ui.session import controls
+from ui.session.run_order import Page
+from ui.specs import tables
+
+
+def _check(page: Page, difference: float) -> str:
+    mark = "✓" if difference < MATCH_TOLERANCE else "✗"
+    return f"{heatmaps.difference(difference)} {mark}"
+
+
+def show_window(page: Page) -> None:
+    """The window knob, the band mask with its weights, and how far information travels."""
+    st.header("Sliding-window attention")
+    controls.widget("window", page.settings)
+    result = page.call(sliding_window, page.embeddings, page.config)
+    if result is None:
+        return
+    trace = result.trace
+    window = trace.config.window
+    if not page.present:
+        st.markdown(
+            "Gemma and Mistral let a query see only the last few tokens, itself included: the "
+            "causal mask cut to a band. The cache then keeps only the window's keys and "
+            "values. This section always adds the causal mask"
+            + (" (the sidebar has another)." if page.config.mask != "causal" else ".")
+        )
+    title = f"causal, window {window}" if window else "causal, no window"
+    if trace.num_heads > 1:
+        title += " (head 1)"
+    heatmaps.show_heatmap(page, heatmaps.weights_heatmap(page, trace, 0, title=title), "swa")
+    last = trace.num_tokens
+    labels = display_labels(trace.tokens)
+    rows = []
+    for layer, farthest in enumerate(result.farthest, start=1):
+        first = last - 1 - min(farthest, last - 1)
+        rows.append(
+            [
+                str(layer),
+                f"{farthest} tokens back",
+                f"{safe.md(labels[first], 24)} … {safe.md(labels[-1], 24)}",
+            ]
+        )
+    st.markdown(
+        f"**Through stacked layers** ({REACH_LAYERS} shown): a token mixes what the tokens it "
+        "sees had mixed, so information travels further with every layer."
+    )
+    st.markdown(
+        tables.markdown_table(
+            ["layers", "information travels", f"the last token ({last}) hears"],
+            rows,
+            labelled_rows=False,
+            words=(1, 2),
+        )
+    )
+    verdict = "✓" if result.full_window_is_causal else "✗"
+    st.markdown(
+        f"{verdict} A window of all {last} tokens gives exactly the causal mask's weights and "
+        "outputs (compared number by number)."
+    )
+
+
+def show_kv_cache(page: Page) -> None:
+    """Generation one token at a time: the cache's rows, its size, and cached = uncached."""
+    st.header("KV cache: generation step by step")
+    if not page.present:
+        st.markdown(
+            "A model generates one token at a time. Without a cache, every step computes the "
+            "keys and values of every earlier token again; with one, each step computes only "
+            "the new token's and reads the rest back. Generation is causal and runs without "
+            "dropout; the window and the K/V groups above apply."
+        )
+    steps = page.call(generate, page.embeddings, page.config)
+    if steps is None:
+        return
+    step = stepper.show_stepper(page, "kv_step", "kv", len(steps))
+    current = steps[min(step, len(steps)) - 1]
+    labels = display_labels(page.trace.tokens)
+    turned = ", turned by RoPE" if page.config.rope else ""
+    keys = current.cached_keys[0].tolist()  # K/V head 1: (cache_length, head_dim)
+    values = current.cached_values[0].tolist()
+    rows = []
+    for position, row in enumerate(current.cached_rows):
+        status = "new: computed now" if row == current.step - 1 else "reused from the cache"
+        rows.append(
+            [labels[row], page.vector(keys[position]), page.vector(values[position]), status]
+        )
+    for row in current.dropped:
+        rows.append([labels[row], "—", "—", "dropped: outside the window"])
+    st.markdown(
+        tables.markdown_table(
+            ["token", f"key (K/V head 1{turned})", "value (K/V head 1)", "row"], rows, words=(3,)
+        )
+    )
+    weights = ", ".join(
+        f"{safe.md(labels[row], 24)} {page.number(w)}"
+        for row, w in zip(current.cached_rows, current.weights[0].tolist(), strict=True)
+    )
+    st.markdown(f"Head 1's weights of the new query over the cache: {weights}.")
+    st.markdown(
+        f"Cached output = output computed again from every token: largest difference "
+        f"{_check(page, current.max_difference)}"
+    )
+    st.markdown(
+        tables.markdown_table(
+            ["step", "cache rows", "cache size (K and V)", "cached vs. uncached"],
+            [
+                [
+                    f"{s.step} · {safe.md(labels[s.step - 1], 24)}",
+                    str(len(s.cached_rows)),
+                    f"{s.cache_bytes} B",
+                    _check(page, s.max_difference),
+                ]
+                for s in steps
+            ],
+            labelled_rows=False,
+        )
+    )
+
+
+def show_rope(page: Page) -> None:
+    """The RoPE knobs, the angles per position and pair, and scores that ignore a shift."""
+    st.header("RoPE: rotary position embeddings")
+    on_column, base_column = st.columns(2)
+    with on_column:
+        controls.widget("rope", page.settings)
+    with base_column:
+        if page.settings["rope"]:
+            controls.widget("rope_base", page.settings)
+    if not page.present:
+        st.markdown(
+            "Chapter 3's attention has no idea of order: shuffle the tokens and every token "
+            "gets the same context vector as before. Llama and most of today's models turn "
+            "each query and key by angles that grow with the token's position, before the "
+            "scores. Two turned vectors' dot product then depends only on how far apart the "
+            "tokens are."
+        )
+    if page.trace.head_dim % 2:
+        st.info(
+            "RoPE turns pairs of numbers, so a head's width must be even: here each head has "
+            f"{page.trace.head_dim}. Choose an even d_out (divided by heads) to see it.",
+            icon=":material/info:",
+        )
+        return
+    trace = page.trace if page.config.rope else page.run(rope=True)
+    if trace.rope_angles is None:
+        return
+    angles = trace.rope_angles.tolist()  # (num_tokens, head_dim // 2)
+    half = trace.head_dim // 2
+    labels = display_labels(trace.tokens)
+    st.markdown(
+        tables.markdown_table(
+            [
+                "token",
+                "position",
+                *(f"pair {i + 1}: q{i + 1}, q{i + half + 1}" for i in range(half)),
+            ],
+            [
+                [
+                    labels[p],
+                    str(p),
+                    *(f"{page.number(a)} rad ({round(math.degrees(a))}°)" for a in row),
+                ]
+                for p, row in enumerate(angles)
+            ],
+        )
+    )
+    base, width = trace.config.rope_base, trace.head_dim
+    slowest = float(rope.frequencies(width, base)[-1])
+    slowest_pair = f", pair {half} by {page.number(slowest)}" if half > 1 else ""
+    st.caption(
+        f"Pair i of a head of width {width} turns by position × {base}^(−2(i−1)/{width}) "
+        f"radians: pair 1 by 1 radian per position{slowest_pair}."
+    )
+    shifts = page.call(rope_shifts, page.embeddings, trace.config)
+    if shifts:
+        st.markdown(
+            tables.markdown_table(
+                ["every position moved by", "turned queries change by", "scores change by"],
+                [
+                    [str(s.shift), page.number(s.query_change), _check(page, s.score_change)]
+                    for s in shifts
+                ],
+                labelled_rows=False,
+            )
+        )
+    if not page.config.rope:
+        st.caption("RoPE is off for the other sections and pages: switch it on to use it.")

@@ -1,0 +1,190 @@
+"""Page 11's first two sections: query heads sharing keys and values, and the head split traced
+shape by shape beside the wrong ``view``."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core.embeddings import display_labels
+from attention_core.head_split import trace_head_split
+from attention_core.reference import MATCH_TOLERANCE
+from attention_core.todays_attention import Grouped, grouped
+from ui import safe
+from ui.blocks import heatmaps
+from ui.session import controls
+from ui.session.run_order import Page
+from ui.specs import tables
+
+
+def show_grouped_query(page: Page) -> None:
+    """The heads and K/V groups knobs, which heads share, the cache's memory, the weights."""
+    st.header("Grouped-query and multi-query attention")
+    heads_column, groups_column = st.columns(2)
+    with heads_column:
+        controls.widget("heads", page.settings)
+    with groups_column:
+        controls.widget("kv_groups", page.settings)
+    result = page.call(grouped, page.embeddings, page.config)
+    if result is None:
+        return
+    trace = result.trace
+    if trace.num_heads == 1:
+        st.info(
+            "With one head there is nothing to share: choose 2 or more heads, then fewer K/V "
+            "groups than heads.",
+            icon=":material/info:",
+        )
+        return
+    if not page.present:
+        st.markdown(
+            "A KV cache keeps every token's keys and values for every head, and in long texts "
+            "it outgrows the model. Grouped-query attention (Llama 2 70B, Llama 3, Mistral) "
+            "lets several query heads read the same keys and values: the cache keeps one K/V "
+            "head per group. One group is multi-query attention; one group per head is the "
+            "standard multi-head attention of chapter 3. Here each group keeps the keys and "
+            "values its first head has in standard attention, so the first head of each group "
+            "is unchanged and you can see what sharing does to the others."
+        )
+    share_rows = []
+    for kv_head in range(trace.kv_heads):
+        readers = [h + 1 for h, g in enumerate(result.kv_head_of) if g == kv_head]
+        leader = readers[0]
+        share_rows.append(
+            [
+                f"K/V head {kv_head + 1}",
+                ", ".join(str(h) for h in readers),
+                f"head {leader}'s own keys and values",
+            ]
+        )
+    st.markdown(
+        tables.markdown_table(
+            ["cached", "read by query heads", "what it holds"],
+            share_rows,
+            labelled_rows=False,
+            words=(2,),
+        )
+    )
+    _show_memory(page, result)
+    heatmaps.show_side_by_side(
+        page,
+        [
+            (
+                heatmaps.weights_heatmap(
+                    page,
+                    trace,
+                    head,
+                    title=f"head {head + 1} · K/V {result.kv_head_of[head] + 1}",
+                ),
+                f"gqa_head_{head}",
+            )
+            for head in range(trace.num_heads)
+        ],
+        per_row=min(trace.num_heads, 4),
+    )
+    changes = [page.number(float(v)) for v in result.weight_change]
+    st.caption(
+        "Largest change of a weight from sharing, head by head (0 for a group's first head): "
+        + ", ".join(f"head {h + 1}: {c}" for h, c in enumerate(changes))
+        + "."
+    )
+
+
+def _show_memory(page: Page, result: Grouped) -> None:
+    """The cache's bytes per token and layer for one K/V head per head, this setting and one."""
+    memory = result.memory
+    tokens = page.trace.num_tokens
+    heads = memory.num_heads
+    rows = []
+    for name, kv_heads in (
+        ("multi-head: one per head", heads),
+        (f"this setting: {memory.kv_heads} groups", memory.kv_heads),
+        ("multi-query: one for all", 1),
+    ):
+        if name.startswith("this") and memory.kv_heads in (1, heads):
+            continue
+        per_token = memory.bytes_per_token(kv_heads)
+        rows.append(
+            [
+                name,
+                str(kv_heads),
+                f"2 × {kv_heads} × {memory.head_dim} = {2 * kv_heads * memory.head_dim}",
+                f"{per_token} B",
+                f"{per_token * tokens} B",
+                f"{heads // kv_heads}× less" if kv_heads < heads else "—",
+            ]
+        )
+    st.markdown(
+        "**The KV cache per layer**, float32 ("
+        f"{memory.bytes_per_number} bytes a number), computed from the shapes:"
+    )
+    st.markdown(
+        tables.markdown_table(
+            [
+                "K/V heads",
+                "count",
+                "numbers per token (K and V)",
+                "bytes per token",
+                f"bytes for these {tokens} tokens",
+                "vs multi-head",
+            ],
+            rows,
+            labelled_rows=False,
+        )
+    )
+
+
+def show_head_split(page: Page) -> None:
+    """Each tensor's shape from ``view`` to ``out_proj``, and the numbers the wrong view mixes."""
+    st.header("The head split, shape by shape")
+    trace = page.trace
+    split = page.call(trace_head_split, trace)
+    if split is None:
+        return
+    heads, head_dim = trace.num_heads, trace.head_dim
+    if not page.present:
+        st.markdown(
+            "The book's MultiHeadAttention works on a batch `b` of texts. It projects once, "
+            f"then cuts each token's {trace.queries.shape[1]} numbers into {heads} heads of "
+            f"{head_dim}. These are the shapes with your numbers (b = 1):"
+        )
+    st.markdown(
+        tables.markdown_table(
+            ["line", "shape"],
+            [[f"`{s.code}`", "(" + ", ".join(str(n) for n in s.shape) + ")"] for s in split.steps],
+            labelled_rows=False,
+        )
+    )
+    st.header("Pitfall: view(b, num_heads, num_tokens, head_dim)")
+    if not page.present:
+        st.markdown(
+            "It gives the same shape without the transpose, so nothing fails. But `view` "
+            "only re-reads the numbers in their order in memory, token after token: the "
+            "wrong “head 1” holds every number of the first tokens, so each of its rows is a "
+            "slice of some other token, and the other tokens are missing from it."
+        )
+    labels = display_labels(trace.tokens)
+    origin = split.wrong_origin[0].tolist()  # (num_tokens, head_dim, 2)
+    rows = []
+    for row in range(trace.num_tokens):
+        right = page.vector(split.right_queries[0, row].tolist())
+        wrong = page.vector(split.wrong_queries[0, row].tolist())
+        taken = ", ".join(f"{safe.md(labels[t], 24)} q{c + 1}" for t, c in origin[row])
+        rows.append([labels[row], right, wrong, taken])
+    st.markdown(
+        tables.markdown_table(
+            ["row", "head 1, right", "“head 1”, wrong view", "the wrong row's numbers are"],
+            rows,
+            words=(3,),
+        )
+    )
+    difference = split.max_difference
+    if heads == 1:
+        verdict = "With one head both views cut nothing, so they agree: choose 2 or more heads."
+    elif difference < MATCH_TOLERANCE:
+        verdict = "Here the scrambled numbers happen to give the same output."
+    else:
+        verdict = (
+            f"✗ The wrong view changes the output by up to {page.number(difference)}, and no "
+            "error is raised."
+        )
+    st.markdown(verdict)
