@@ -80,6 +80,9 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
 # A value ``settle`` replaced for another setting's sake (2 heads while d_out is 5): kept as
 # (asked, used) so that it comes back when that setting allows it again (d_out 6).
 RESTORABLE = ("heads", "kv_groups", "rope", "head")
+# The head a page shows comes back only with the heads it was replaced with: a head count the
+# learner chose makes no wish, and choosing the heads again brings no head back.
+FOLLOWS = {"head": "heads"}
 
 
 Wishes = Mapping[str, tuple[Any, Any]]
@@ -93,6 +96,12 @@ def restore(settings: Settings, wishes: Wishes) -> tuple[Settings, list[Notice],
     waiting: dict[str, tuple[Any, Any]] = {}
     for name, (asked, used) in wishes.items():  # heads before head: head fits with heads
         if settings[name] != used:
+            continue
+        leader = FOLLOWS.get(name)
+        if leader and leader not in waiting and not any(n.param == leader for n in notices):
+            continue  # its leader was not replaced, or the learner chose it: forgotten
+        if leader and leader in waiting:
+            waiting[name] = (asked, used)
             continue
         wished = settings.replace(**{name: asked})
         got = settle(wished)[0][name]
@@ -114,6 +123,9 @@ def wishes_after(
     wishes = dict(waiting)
     for notice in notices:
         name = notice.param
+        leader = FOLLOWS.get(name)
+        if leader and leader not in wishes:
+            continue  # replaced for a choice of the learner's own, not for another's sake
         if name in RESTORABLE and before[name] != after[name]:
             asked = wishes[name][0] if name in wishes else before[name]  # the first wish
             wishes[name] = (asked, after[name])

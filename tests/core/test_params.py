@@ -261,6 +261,25 @@ def test_heads_replaced_for_d_out_come_back_when_d_out_allows_them_again():
     ]
 
 
+def test_a_head_replaced_for_a_heads_choice_does_not_come_back_with_the_next_one():
+    # Issue 39, item 4: head 3 of 4, then 2 heads (head 2), then 4 heads again: the learner
+    # chose the heads both times, so the head they now see stays; nothing comes back.
+    settings = settle(default_settings().replace(d_out=8, heads=4, head=3))[0]
+    settings, notices, wishes = learner_step(settings, {}, heads=2)
+    assert (settings["head"], [n.param for n in notices], wishes) == (2, ["head"], {})
+    settings, notices, wishes = learner_step(settings, wishes, heads=4)
+    assert (settings["heads"], settings["head"], notices, wishes) == (4, 2, [], {})
+
+
+def test_a_head_waits_for_its_heads_and_is_forgotten_when_the_learner_picks_them():
+    settings = settle(default_settings().replace(d_out=4, heads=2, head=2))[0]
+    settings, _, wishes = learner_step(settings, {}, d_out=5)
+    assert wishes == {"heads": (2, 1), "head": (2, 1)}
+    settings, notices, wishes = learner_step(settings, wishes, d_out=6, heads=2)
+    # The learner chose 2 heads as d_out allowed them: a heads choice, so head 1 stays.
+    assert (settings["heads"], settings["head"], notices, wishes) == (2, 1, [], {})
+
+
 def test_heads_that_fit_only_in_part_wait_until_they_fit_whole():
     settings = settle(default_settings().replace(d_out=4, heads=4))[0]
     settings, _, wishes = learner_step(settings, {}, d_out=5)

@@ -44,3 +44,24 @@ def test_the_padding_box_comes_back_with_the_padding_the_numbers_use(server, pag
     assert expected.settings_of(page.url)["padding"] == 4
     assert learner.number_value(page, "padding") == "4"
     assert screen.heatmap(page, EVALUATION) == evaluation_cells(page.url)
+
+
+def test_the_head_shown_stays_when_the_learner_chooses_the_heads_twice(server, page):
+    """Issue 39, item 4: head 3 of 4, then 2 heads (head 2, said in a notice), then 4 heads
+    again: head 2 stays on the radio, in the link and in the numbers, with no notice."""
+    screen.open_page(page, f"{server}/?d_out=8&heads=4")
+    learner.click_radio(page, "head", "head 3")
+    screen.wait_for(page, lambda p: expected.settings_of(p.url)["head"], (3).__eq__)
+    for heads, head in ((2, 2), (4, 2)):
+        learner.choose(page, "heads", str(heads))
+        screen.wait_for(page, lambda p: expected.settings_of(p.url)["heads"], heads.__eq__)
+        screen.wait_idle(page)
+        settings = expected.settings_of(page.url)
+        assert settings["head"] == head
+        chosen = page.locator(".st-key-head label:has(input[type=radio]:checked)")
+        assert chosen.inner_text().strip() == f"head {head}"
+        trace = expected.trace_of(settings)
+        shown = screen.heatmap(page, "attention weights")
+        assert shown == expected.weight_cells(settings, trace, head - 1)
+        said = [w for w in screen.warnings(page) if "chosen before" in w]
+        assert said == []

@@ -19,6 +19,7 @@ from attention_core.embeddings import display_labels
 from tests.e2e import expected, learner, screen
 from tests.e2e.audit import WIDE_TABLES_JS
 from tests.e2e.screen import wait_idle
+from ui.session import nav
 
 pytestmark = pytest.mark.e2e
 
@@ -143,7 +144,7 @@ def test_a_slider_change_does_not_resend_the_editor_but_a_new_example_does(serve
     assert "checkbox" not in sent  # nor presentation mode's switch
     assert "slider" not in sent  # nor the slider itself: only the heads' choices changed
     assert sent.count("selectbox") == 1
-    assert sent.count("page_link") == 13  # the links carry the new settings
+    assert sent.count("page_link") == len(nav.PAGES)  # the links carry the new settings
 
     frames.clear()
     before = screen.summary_text(page)
