@@ -31,6 +31,12 @@ EXTRA = (
     ("flow-stage-4", "Flow?stage=4&mask=causal", None),
     ("lines-hover", "?weights_view=lines&mask=causal&isolate=5", None),  # as hovering token 5
     ("compare-difference", "Compare?pin=preset%3Djourney&d_out=3", "B − A"),
+    ("todays_attention-grouped", "Todays_attention?d_out=8&heads=4&kv_groups=2", None),
+    (
+        "todays_attention-cache",
+        "Todays_attention?d_out=8&heads=4&kv_groups=2&window=3&kv_step=4&rope=true",
+        "KV cache: generation step by step",
+    ),
 )
 LAPTOP = {"viewport": {"width": 1280, "height": 720}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}

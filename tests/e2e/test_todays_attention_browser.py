@@ -55,19 +55,27 @@ def wait_for_cache_sentence(page) -> None:
 
 
 def test_a_learner_shares_heads_narrows_the_window_steps_the_cache_and_turns_rope_on(server, page):
-    page.goto(f"{server}/{PAGE}?heads=4&d_out=8")
+    page.goto(f"{server}/{PAGE}")
     page.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=60_000)
     wait_idle(page)
-    # Two K/V groups: heads 2 and 4 now read heads 1's and 3's keys and values.
-    learner.choose(page, "kv_groups", "2 · groups of 2 heads")
+    # One head by default: the example's button sets 4 heads in 2 K/V groups (d_out 8).
+    page.get_by_role("button", name="Try 4 heads in 2 groups (d_out 8)").click()
     wait_for_link(page, "kv_groups", "2")
     settings = expected.settings_of(page.url)
+    assert (settings["d_out"], settings["heads"]) == (8, 4)
+    assert learner.chosen(page, "heads") == "4"
     trace = expected.trace_of(settings)
     for head, kv in ((0, 1), (1, 1), (2, 2), (3, 2)):
         shown = screen.heatmap(page, f"head {head + 1} · K/V {kv}")
         assert shown == expected.weight_cells(settings, trace, head)
     memory = next(t for t in screen.tables(page) if "bytes per token" in t)
     assert "this setting: 2 groups\t2\t2 × 2 × 2 = 8\t32 B" in memory
+    # Multi-query: every head reads head 1's keys and values.
+    learner.choose(page, "kv_groups", "1 · shared by all (multi-query)")
+    wait_for_link(page, "kv_groups", "1")
+    settings = expected.settings_of(page.url)
+    shown = screen.heatmap(page, "head 4 · K/V 1")
+    assert shown == expected.weight_cells(settings, expected.trace_of(settings), 3)
     # A window of 2 tokens, with the causal mask.
     learner.choose(page, "window", "2")
     wait_for_link(page, "window", "2")
@@ -106,5 +114,5 @@ def test_a_learner_shares_heads_narrows_the_window_steps_the_cache_and_turns_rop
     wait_idle(other)
     assert screen.tables(other) == screen.tables(page)
     assert cache_sentence(other) == cache_sentence(page)
-    assert screen.heatmap(other, "head 4 · K/V 2") == screen.heatmap(page, "head 4 · K/V 2")
+    assert screen.heatmap(other, "head 4 · K/V 1") == screen.heatmap(page, "head 4 · K/V 1")
     phone.close()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.embeddings import display_labels
+from attention_core.formatting import counted
 from attention_core.head_split import trace_head_split
 from attention_core.reference import MATCH_TOLERANCE
 from attention_core.todays_attention import Grouped, grouped
 from ui import safe
 from ui.blocks import heatmaps
-from ui.session import controls
+from ui.session import controls, state
 from ui.session.run_order import Page
 from ui.specs import tables
 
@@ -31,8 +32,14 @@ def show_grouped_query(page: Page) -> None:
     if trace.num_heads == 1:
         st.info(
             "With one head there is nothing to share: choose 2 or more heads, then fewer K/V "
-            "groups than heads.",
+            "groups than heads, or try the example.",
             icon=":material/info:",
+        )
+        st.button(
+            "Try 4 heads in 2 groups (d_out 8)",
+            key="try_grouped_heads",
+            on_click=_try_grouped_heads,
+            help="Sets d_out to 8, heads to 4 and K/V groups to 2; every page then uses them.",
         )
         return
     if not page.present:
@@ -87,6 +94,12 @@ def show_grouped_query(page: Page) -> None:
         + ", ".join(f"head {h + 1}: {c}" for h, c in enumerate(changes))
         + "."
     )
+
+
+def _try_grouped_heads() -> None:
+    """The example's settings, d_out first so that 4 heads fit."""
+    for name, value in (("d_out", 8), ("heads", 4), ("kv_groups", 2)):
+        state.set_value(name, value)
 
 
 def _show_memory(page: Page, result: Grouped) -> None:
@@ -144,8 +157,9 @@ def show_head_split(page: Page) -> None:
     if not page.present:
         st.markdown(
             "The book's MultiHeadAttention works on a batch `b` of texts. It projects once, "
-            f"then cuts each token's {trace.queries.shape[1]} numbers into {heads} heads of "
-            f"{head_dim}. These are the shapes with your numbers (b = 1):"
+            f"then cuts each token's {counted(trace.queries.shape[1], 'number')} into "
+            f"{counted(heads, 'head')} of {head_dim}. These are the shapes with your numbers "
+            "(b = 1):"
         )
     st.markdown(
         tables.markdown_table(
