@@ -194,8 +194,9 @@ def _settle_variants(values: dict[str, Any], d_in: int) -> list[Notice]:
         notices.append(
             Notice(
                 "rope",
-                f"rope turns pairs of numbers, so a head's width must be even: {head_width} is odd",
-                "false",
+                f"rope: a head's width must be even, since RoPE turns pairs of numbers: "
+                f"{head_width} is odd",
+                "off",
             )
         )
         values["rope"] = False
