@@ -91,8 +91,9 @@ def allowed_mask(
 
 
 def window_band(num_tokens: int, window: int) -> torch.Tensor:
-    """Which keys lie fewer than ``window`` positions from each query, itself included; every
-    key when ``window`` is 0. Combined with the causal mask: sliding-window attention.
+    """Which keys lie at most ``window`` − 1 positions before each query, itself included;
+    every key when ``window`` is 0. A window looks back only, as in the sliding-window
+    attention of Mistral and Gemma: whatever the mask, it is causal.
 
     Shapes:
         returns: (num_tokens, num_tokens), True = within the window
@@ -100,8 +101,8 @@ def window_band(num_tokens: int, window: int) -> torch.Tensor:
     positions = torch.arange(num_tokens)
     if window == 0:
         return torch.ones(num_tokens, num_tokens, dtype=torch.bool)
-    distance = (positions[:, None] - positions[None, :]).abs()  # (num_tokens, num_tokens)
-    return distance < window
+    distance = positions[:, None] - positions[None, :]  # query minus key: (num_tokens, num_tokens)
+    return (distance >= 0) & (distance < window)
 
 
 def mask_scores(scores: torch.Tensor, allowed: torch.Tensor, strategy: str) -> torch.Tensor:

@@ -341,8 +341,9 @@ _ROWS = (
         "int",
         0,
         "sliding window",
-        "Each query attends only to the tokens less than this many positions away, itself "
-        "included (0: no window). With the causal mask this is sliding-window attention.",
+        "Sliding-window attention: each query attends only to itself and the tokens just "
+        "before it, this many in all (0: no window). A window looks back only, so it is causal "
+        "whatever the mask.",
         "config",
         low=0,
         high=MAX_TOKENS,

@@ -247,9 +247,9 @@ def test_a_window_of_one_leaves_each_token_only_itself(mask):
     assert torch.equal(trace.head_context, trace.values.view(7, 2, 2).transpose(0, 1))
 
 
-def test_without_the_causal_mask_a_window_is_a_band_on_both_sides():
+def test_without_the_causal_mask_a_window_still_looks_back_only():
     trace = run_attention(random_embeddings(6, 3, seed=1), AttentionConfig(mask="none", window=2))
-    expected = [[abs(i - j) < 2 for j in range(6)] for i in range(6)]
+    expected = [[0 <= i - j < 2 for j in range(6)] for i in range(6)]
     assert trace.allowed.tolist() == expected
     assert (trace.weights[0][~trace.allowed] == 0).all()
     check = check_against_torch(trace)

@@ -8,6 +8,8 @@ import streamlit as st
 
 from attention_core import rope
 from attention_core.embeddings import display_labels
+from attention_core.formatting import counted
+from attention_core.knobs.table import PARAMS
 from attention_core.kv_cache import generate
 from attention_core.reference import MATCH_TOLERANCE
 from attention_core.todays_attention import REACH_LAYERS, rope_shifts, sliding_window
@@ -36,8 +38,12 @@ def show_window(page: Page) -> None:
         st.markdown(
             "Gemma and Mistral let a query see only the last few tokens, itself included: the "
             "causal mask cut to a band. The cache then keeps only the window's keys and "
-            "values. This section always adds the causal mask"
-            + (" (the sidebar has another)." if page.config.mask != "causal" else ".")
+            "values. A window looks back only, so it is causal on every page"
+            + (
+                f"; this section uses the causal mask instead of the sidebar's {page.config.mask}."
+                if page.config.mask not in ("none", "causal")
+                else "."
+            )
         )
     title = f"causal, window {window}" if window else "causal, no window"
     if trace.num_heads > 1:
@@ -51,7 +57,7 @@ def show_window(page: Page) -> None:
         rows.append(
             [
                 str(layer),
-                f"{farthest} tokens back",
+                f"{counted(farthest, 'token')} back",
                 f"{safe.md(labels[first], 24)} … {safe.md(labels[-1], 24)}",
             ]
         )
@@ -69,8 +75,8 @@ def show_window(page: Page) -> None:
     )
     verdict = "✓" if result.full_window_is_causal else "✗"
     st.markdown(
-        f"{verdict} A window of all {last} tokens gives exactly the causal mask's weights and "
-        "outputs (compared number by number)."
+        f"{verdict} A window of all {counted(last, 'token')} gives exactly the causal mask's "
+        "weights and outputs (compared number by number)."
     )
 
 
@@ -94,13 +100,15 @@ def show_kv_cache(page: Page) -> None:
     keys = current.cached_keys[0].tolist()  # K/V head 1: (cache_length, head_dim)
     values = current.cached_values[0].tolist()
     rows = []
-    for position, row in enumerate(current.cached_rows):
+    for row in range(current.step):  # every token so far, oldest first
+        if row not in current.cached_rows:
+            rows.append([labels[row], "—", "—", "dropped: outside the window"])
+            continue
+        position = current.cached_rows.index(row)
         status = "new: computed now" if row == current.step - 1 else "reused from the cache"
         rows.append(
             [labels[row], page.vector(keys[position]), page.vector(values[position]), status]
         )
-    for row in current.dropped:
-        rows.append([labels[row], "—", "—", "dropped: outside the window"])
     st.markdown(
         tables.markdown_table(
             ["token", f"key (K/V head 1{turned})", "value (K/V head 1)", "row"], rows, words=(3,)
@@ -156,7 +164,9 @@ def show_rope(page: Page) -> None:
             icon=":material/info:",
         )
         return
-    trace = page.trace if page.config.rope else page.run(rope=True)
+    # Switched off, RoPE is shown with the default base: the base box is hidden and not linked.
+    default_base = PARAMS["rope_base"].default
+    trace = page.trace if page.config.rope else page.run(rope=True, rope_base=default_base)
     if trace.rope_angles is None:
         return
     angles = trace.rope_angles.tolist()  # (num_tokens, head_dim // 2)
@@ -182,9 +192,15 @@ def show_rope(page: Page) -> None:
     base, width = trace.config.rope_base, trace.head_dim
     slowest = float(rope.frequencies(width, base)[-1])
     slowest_pair = f", pair {half} by {page.number(slowest)}" if half > 1 else ""
+    one_pair = (
+        " A head of width 2 has one pair, which turns by 1 radian per position whatever the "
+        "base: make each head 4 or more numbers wide (d_out ÷ heads) to see the base at work."
+        if half == 1
+        else ""
+    )
     st.caption(
         f"Pair i of a head of width {width} turns by position × {base}^(−2(i−1)/{width}) "
-        f"radians: pair 1 by 1 radian per position{slowest_pair}."
+        f"radians: pair 1 by 1 radian per position{slowest_pair}.{one_pair}"
     )
     shifts = page.call(rope_shifts, page.embeddings, trace.config)
     if shifts:

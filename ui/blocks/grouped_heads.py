@@ -105,7 +105,9 @@ def _try_grouped_heads() -> None:
 def _show_memory(page: Page, result: Grouped) -> None:
     """The cache's bytes per token and layer for one K/V head per head, this setting and one."""
     memory = result.memory
-    tokens = page.trace.num_tokens
+    window = page.config.window
+    # The cache holds every token, or with a window only the window's last tokens.
+    tokens = min(page.trace.num_tokens, window) if window else page.trace.num_tokens
     heads = memory.num_heads
     rows = []
     for name, kv_heads in (
@@ -137,7 +139,8 @@ def _show_memory(page: Page, result: Grouped) -> None:
                 "count",
                 "numbers per token (K and V)",
                 "bytes per token",
-                f"bytes for these {tokens} tokens",
+                f"bytes for the {counted(tokens, 'token')} cached"
+                + (f" (window {window})" if window else ""),
                 "vs multi-head",
             ],
             rows,
@@ -168,7 +171,7 @@ def show_head_split(page: Page) -> None:
             labelled_rows=False,
         )
     )
-    st.header("Pitfall: view(b, num_heads, num_tokens, head_dim)")
+    st.markdown("**Pitfall: `view(b, num_heads, num_tokens, head_dim)`**")
     if not page.present:
         st.markdown(
             "It gives the same shape without the transpose, so nothing fails. But `view` "
