@@ -9,7 +9,8 @@ import re
 import pytest
 
 from attention_core.embeddings import display_labels
-from attention_core.formatting import format_number
+from attention_core.formatting import format_number, format_vector
+from attention_core.head_split import trace_head_split
 from attention_core.kv_cache import generate
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_for, wait_idle
@@ -103,6 +104,12 @@ def test_a_learner_shares_heads_narrows_the_window_steps_the_cache_and_turns_rop
         lambda p: screen.heatmap(p, "head 2 · K/V 1"),
         expected.weight_cells(settings, turned, 1).__eq__,
     )
+    # The pitfall's wrong view: its "head 1" rows are the core's, read from the screen.
+    split = trace_head_split(turned)
+    pitfall = next(t for t in screen.tables(page) if "wrong view" in t.split("\n")[0])
+    wrong = [row.split("\t")[2] for row in pitfall.split("\n")[1:]]
+    decimals = int(settings["decimals"])
+    assert wrong == [format_vector(v, decimals) for v in split.wrong_queries[0].tolist()]
     angles = next(t for t in screen.tables(page) if t.startswith("token\tposition"))
     assert "1.0000 rad (57°)" in angles  # position 1, pair 1 turns by 1 radian
     assert screen.exceptions(page) == []
