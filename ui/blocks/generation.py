@@ -6,11 +6,11 @@ import math
 
 import streamlit as st
 
-from attention_core import rope
+from attention_core import AttentionTrace, rope
 from attention_core.embeddings import display_labels
 from attention_core.formatting import counted
 from attention_core.knobs.table import PARAMS
-from attention_core.kv_cache import generate
+from attention_core.kv_cache import CacheStep, generate
 from attention_core.reference import MATCH_TOLERANCE
 from attention_core.todays_attention import REACH_LAYERS, rope_shifts, sliding_window
 from ui import safe
@@ -96,24 +96,7 @@ def show_kv_cache(page: Page) -> None:
     step = stepper.show_stepper(page, "kv_step", "kv", len(steps))
     current = steps[min(step, len(steps)) - 1]
     labels = display_labels(page.trace.tokens)
-    turned = ", turned by RoPE" if page.config.rope else ""
-    keys = current.cached_keys[0].tolist()  # K/V head 1: (cache_length, head_dim)
-    values = current.cached_values[0].tolist()
-    rows = []
-    for row in range(current.step):  # every token so far, oldest first
-        if row not in current.cached_rows:
-            rows.append([labels[row], "—", "—", "dropped: outside the window"])
-            continue
-        position = current.cached_rows.index(row)
-        status = "new: computed now" if row == current.step - 1 else "reused from the cache"
-        rows.append(
-            [labels[row], page.vector(keys[position]), page.vector(values[position]), status]
-        )
-    st.markdown(
-        tables.markdown_table(
-            ["token", f"key (K/V head 1{turned})", "value (K/V head 1)", "row"], rows, words=(3,)
-        )
-    )
+    _show_cache_rows(page, current, labels)
     weights = ", ".join(
         f"{safe.md(labels[row], 24)} {page.number(w)}"
         for row, w in zip(current.cached_rows, current.weights[0].tolist(), strict=True)
@@ -169,6 +152,27 @@ def show_rope(page: Page) -> None:
     trace = page.trace if page.config.rope else page.run(rope=True, rope_base=default_base)
     if trace.rope_angles is None:
         return
+    _show_angles(page, trace)
+    shifts = page.call(rope_shifts, page.embeddings, trace.config)
+    if shifts:
+        st.markdown(
+            tables.markdown_table(
+                ["every position moved by", "turned queries change by", "scores change by"],
+                [
+                    [str(s.shift), page.number(s.query_change), _check(page, s.score_change)]
+                    for s in shifts
+                ],
+                labelled_rows=False,
+            )
+        )
+    if not page.config.rope:
+        st.caption("RoPE is off for the other sections and pages: switch it on to use it.")
+
+
+def _show_angles(page: Page, trace: AttentionTrace) -> None:
+    """The angle of every position and pair, and how fast each pair turns."""
+    if trace.rope_angles is None:
+        return
     angles = trace.rope_angles.tolist()  # (num_tokens, head_dim // 2)
     half = trace.head_dim // 2
     labels = display_labels(trace.tokens)
@@ -202,17 +206,25 @@ def show_rope(page: Page) -> None:
         f"Pair i of a head of width {width} turns by position × {base}^(−2(i−1)/{width}) "
         f"radians: pair 1 by 1 radian per position{slowest_pair}.{one_pair}"
     )
-    shifts = page.call(rope_shifts, page.embeddings, trace.config)
-    if shifts:
-        st.markdown(
-            tables.markdown_table(
-                ["every position moved by", "turned queries change by", "scores change by"],
-                [
-                    [str(s.shift), page.number(s.query_change), _check(page, s.score_change)]
-                    for s in shifts
-                ],
-                labelled_rows=False,
-            )
+
+
+def _show_cache_rows(page: Page, current: CacheStep, labels: list[str]) -> None:
+    """Every token so far, oldest first: its cached key and value, or why it has none."""
+    turned = ", turned by RoPE" if page.config.rope else ""
+    keys = current.cached_keys[0].tolist()  # K/V head 1: (cache_length, head_dim)
+    values = current.cached_values[0].tolist()
+    rows = []
+    for row in range(current.step):  # every token so far, oldest first
+        if row not in current.cached_rows:
+            rows.append([labels[row], "—", "—", "dropped: outside the window"])
+            continue
+        position = current.cached_rows.index(row)
+        status = "new: computed now" if row == current.step - 1 else "reused from the cache"
+        rows.append(
+            [labels[row], page.vector(keys[position]), page.vector(values[position]), status]
         )
-    if not page.config.rope:
-        st.caption("RoPE is off for the other sections and pages: switch it on to use it.")
+    st.markdown(
+        tables.markdown_table(
+            ["token", f"key (K/V head 1{turned})", "value (K/V head 1)", "row"], rows, words=(3,)
+        )
+    )

@@ -30,17 +30,7 @@ def show_grouped_query(page: Page) -> None:
         return
     trace = result.trace
     if trace.num_heads == 1:
-        st.info(
-            "With one head there is nothing to share: choose 2 or more heads, then fewer K/V "
-            "groups than heads, or try the example.",
-            icon=":material/info:",
-        )
-        st.button(
-            "Try 4 heads in 2 groups (d_out 8)",
-            key="try_grouped_heads",
-            on_click=_try_grouped_heads,
-            help="Sets d_out to 8, heads to 4 and K/V groups to 2; every page then uses them.",
-        )
+        _offer_an_example()
         return
     if not page.present:
         st.markdown(
@@ -52,26 +42,51 @@ def show_grouped_query(page: Page) -> None:
             "values its first head has in standard attention, so the first head of each group "
             "is unchanged and you can see what sharing does to the others."
         )
-    share_rows = []
-    for kv_head in range(trace.kv_heads):
+    _show_sharing(result)
+    _show_memory(page, result)
+    _show_head_weights(page, result)
+
+
+def _offer_an_example() -> None:
+    """With one head: say so, and offer 4 heads in 2 groups."""
+    st.info(
+        "With one head there is nothing to share: choose 2 or more heads, then fewer K/V "
+        "groups than heads, or try the example.",
+        icon=":material/info:",
+    )
+    st.button(
+        "Try 4 heads in 2 groups (d_out 8)",
+        key="try_grouped_heads",
+        on_click=_try_grouped_heads,
+        help="Sets d_out to 8, heads to 4 and K/V groups to 2; every page then uses them.",
+    )
+
+
+def _show_sharing(result: Grouped) -> None:
+    """Which query heads read each cached K/V head."""
+    rows = []
+    for kv_head in range(result.trace.kv_heads):
         readers = [h + 1 for h, g in enumerate(result.kv_head_of) if g == kv_head]
-        leader = readers[0]
-        share_rows.append(
+        rows.append(
             [
                 f"K/V head {kv_head + 1}",
                 ", ".join(str(h) for h in readers),
-                f"head {leader}'s own keys and values",
+                f"head {readers[0]}'s own keys and values",
             ]
         )
     st.markdown(
         tables.markdown_table(
             ["cached", "read by query heads", "what it holds"],
-            share_rows,
+            rows,
             labelled_rows=False,
             words=(2,),
         )
     )
-    _show_memory(page, result)
+
+
+def _show_head_weights(page: Page, result: Grouped) -> None:
+    """Each head's weights, named by the K/V head it reads, and how much sharing moved them."""
+    trace = result.trace
     heatmaps.show_side_by_side(
         page,
         [
