@@ -166,9 +166,14 @@ class KVMemory:
     head_dim: int
     bytes_per_number: int
 
+    def numbers_per_token(self, kv_heads: int | None = None) -> int:
+        """Numbers per token and layer: a key and a value for each of ``kv_heads`` K/V heads
+        (default: this run's)."""
+        return 2 * (kv_heads or self.kv_heads) * self.head_dim
+
     def bytes_per_token(self, kv_heads: int | None = None) -> int:
         """Bytes per token and layer with ``kv_heads`` K/V heads (default: this run's)."""
-        return 2 * (kv_heads or self.kv_heads) * self.head_dim * self.bytes_per_number
+        return self.numbers_per_token(kv_heads) * self.bytes_per_number
 
 
 def kv_memory(trace: AttentionTrace) -> KVMemory:

@@ -387,6 +387,7 @@ def test_kv_memory_per_token_is_keys_and_values_of_each_kv_head(kv_groups, expec
     memory = kv_memory(run_attention(preset_embeddings("journey"), config))
     assert memory.bytes_per_token() == expected  # 2 × kv_heads × head_dim 2 × 4 bytes
     assert memory.bytes_per_token(kv_heads=4) == 64
+    assert memory.numbers_per_token() * 4 == expected  # float32: 4 bytes a number
 
 
 # --- RoPE ------------------------------------------------------------------------------------

@@ -137,7 +137,7 @@ def _show_memory(page: Page, result: Grouped) -> None:
             [
                 name,
                 str(kv_heads),
-                f"2 × {kv_heads} × {memory.head_dim} = {2 * kv_heads * memory.head_dim}",
+                f"2 × {kv_heads} × {memory.head_dim} = {memory.numbers_per_token(kv_heads)}",
                 f"{per_token} B",
                 f"{per_token * tokens} B",
                 f"{heads // kv_heads}× less" if kv_heads < heads else "—",
