@@ -82,9 +82,12 @@ def tool(name: str) -> str | None:
     return f"/usr/sbin/{name}" if os.access(f"/usr/sbin/{name}", os.X_OK) else None
 
 
-def start_serve(run_dir: Path, workers: int) -> tuple[subprocess.Popen, int, list[int]]:
+def start_serve(
+    run_dir: Path, workers: int, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen, int, list[int]]:
     """``deploy/serve.sh --workers N`` on free loopback ports (nginx's, the workers', and
-    Redis's after them), its configs and logs in ``run_dir``; returns once it is ready."""
+    Redis's after them), its configs and logs in ``run_dir``, ``env`` added to the
+    environment its workers inherit; returns once it is ready."""
     port, *worker_ports = free_ports(workers + 2)
     worker_ports = worker_ports[:workers]
     log = (run_dir.parent / "serve.log").open("w")
@@ -96,6 +99,7 @@ def start_serve(run_dir: Path, workers: int) -> tuple[subprocess.Popen, int, lis
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # a terminal's Ctrl-C in pytest does not reach it directly
+        env={**os.environ, **(env or {})},
     )
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and process.poll() is None:

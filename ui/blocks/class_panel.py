@@ -5,6 +5,7 @@ question."""
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Sequence
 
 import segno
@@ -16,7 +17,10 @@ from ui.session import class_mode, nav
 from ui.session.run_order import Page
 from ui.specs.bars_and_curves import answer_shares, make_answer_bars
 
-FOLLOW_EVERY = 1.0  # seconds between a follower's looks at the class (p95 within 2 s)
+# Seconds between a follower's own looks at the class: the fallback of the worker's push
+# (ui.session.class_mode.push), which reruns a follower within 0.2 s and says "still here".
+# ATTENTION_CLASS_LOOK_SECONDS sets it (the class test sets an hour: only the push is left).
+FOLLOW_EVERY = float(os.environ.get("ATTENTION_CLASS_LOOK_SECONDS", "") or 5.0)
 COUNT_EVERY = 2.0  # seconds between the teacher's counts
 
 
@@ -162,10 +166,10 @@ def _learner_bar(page: Page) -> None:
 
 @st.fragment(run_every=FOLLOW_EVERY)
 def _look(page_key: str, shown: tuple[bool, bool]) -> None:
-    """Every second: has the teacher moved on, or has the banner's state changed? Then the
-    whole page runs again (Streamlit lets a fragment rerun only itself or the whole app);
-    else nothing is drawn, so that a look costs a follower as little as it can."""
-    class_mode.still_here()
+    """Every few seconds: has the teacher moved on, or has the banner's state changed (should
+    the worker's push have missed it)? Then the whole page runs again (Streamlit lets a
+    fragment rerun only itself or the whole app); else nothing is drawn, so that a look costs
+    a follower as little as it can."""
     found = class_mode.behind()
     if found is not None and found.page in nav.BY_KEY:
         if found.page != page_key:

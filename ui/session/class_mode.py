@@ -2,10 +2,13 @@
 
 A teacher's session holds the class code and the secret teacher key (never in a link or on
 a page); every run it finishes publishes its page and settings to the class. A learner's
-session holds the code, a random id and whether it follows: a timed fragment
-(``ui.blocks.class_panel``) notices the teacher's new version and reruns the page, whose read
-phase (``ui.session.state.begin``) then takes the teacher's view. Any change of the learner's
-own detaches it ("Explore on my own"); *Back to the teacher* follows again.
+session holds the code, a random id and whether it follows. The worker's push
+(``classroom.push``: one thread per process reads each followed class five times a second)
+reruns a follower the moment its class holds a newer view, and the run's read phase
+(``ui.session.state.begin``) takes the teacher's view; a timed fragment
+(``ui.blocks.class_panel``) looks too, every few seconds, as the fallback and the "still
+here". Any change of the learner's own detaches it ("Explore on my own"); *Back to the
+teacher* follows again.
 
 The class store (``classroom``) is one per process: in memory, or Redis when
 ``ATTENTION_CLASS_STORE`` names one (the lecture hall's workers share it).
@@ -13,11 +16,12 @@ The class store (``classroom``) is one per process: in memory, or Redis when
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import streamlit as st
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from attention_core.knobs.links import link_params, read_params
 from attention_core.knobs.settings import Settings
@@ -30,14 +34,16 @@ from classroom import (
     open_store,
 )
 from classroom.codes import new_learner_id
+from classroom.push import LOST, Push
 from ui.session import nav
 
 CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
 MEMBERSHIP = "_class_membership"
 MESSAGE = "_class_message"  # a refusal to show once, in the class panel
 PERSONAL = ("present",)  # what a follower keeps of its own: the teacher's view, its type size
-SEEN_EVERY = 5.0  # seconds between a follower's "still here"
+SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
 LOOK_AGE = 0.2  # a follower's look may use what another session of its worker read this recently
+PUSH_EVERY = 0.2  # seconds between the worker's reads of each followed class
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,6 @@ class Membership:
     lost: bool = False  # the class store could not be reached last time
     pending: tuple[str, str] = ("", "")  # a teacher's view the store missed
     just_led: bool = False  # this session's last whole run took the teacher's view
-    seen_at: float = 0.0
 
     @property
     def teaching(self) -> bool:
@@ -64,6 +69,45 @@ class Membership:
 def classroom() -> Classroom:
     """The process's classes (shared by every session of this worker)."""
     return Classroom(open_store())
+
+
+@st.cache_resource(show_spinner=False)
+def push() -> Push:
+    """The process's push to its following sessions (its thread starts with the first)."""
+    return Push(classroom(), _rerun_session, PUSH_EVERY, SEEN_EVERY)
+
+
+def _rerun_session(session_id: str) -> bool:
+    """Ask session ``session_id`` to run again with its last client state, on its event loop:
+    what Streamlit itself does when a source file is saved (``runOnSave``). False when the
+    session is gone; True, doing nothing, where there is no such session API (the timed look
+    then catches up)."""
+    if not Runtime.exists():
+        return False
+    session = Runtime.instance().get_app_session(session_id)
+    if session is None:
+        return False
+    loop, last = getattr(session, "_event_loop", None), "_client_state"
+    if loop is None or not hasattr(session, last):
+        return True
+    try:
+        loop.call_soon_threadsafe(lambda: session.request_rerun(getattr(session, last)))
+    except RuntimeError:  # the loop has closed: the server is stopping
+        return False
+    return True
+
+
+def _tell_push() -> None:
+    """At the end of a whole run: whether this session follows a class, and what it shows."""
+    context = get_script_run_ctx(suppress_warning=True)
+    if context is None:
+        return
+    member = membership()
+    if member is None or member.teaching or not member.following:
+        push().forget(context.session_id)
+    else:
+        shown = LOST if member.lost else member.applied
+        push().shows(context.session_id, member.code, shown, member.learner)
 
 
 def membership() -> Membership | None:
@@ -182,24 +226,6 @@ def current_state(max_age: float = 0.0) -> ClassState | None:
     return found
 
 
-def still_here() -> None:
-    """A follower's periodic "still following" (the teacher's count)."""
-    member = membership()
-    if member is None or member.teaching or not member.following:
-        return
-    now = time.monotonic()
-    if now - member.seen_at < SEEN_EVERY:
-        return
-    try:
-        classroom().follow(member.code, member.learner)
-    except ClassUnavailableError:
-        _set(replace(member, lost=True))
-        return
-    except ClassError:
-        return
-    _set(replace(membership(), seen_at=now))
-
-
 def behind() -> ClassState | None:
     """The class's state when it holds a view this following session does not show yet."""
     member = membership()
@@ -223,9 +249,12 @@ def view_to_show(page: str) -> tuple[Settings, str] | None:
     moved on since this session last showed it (the caller switches page if it differs)."""
     found = behind()
     member = membership()
-    if found is None or member is None or found.page not in nav.BY_KEY:
+    if found is None or member is None:
         return None
     if found.version == member.applied or not member.following:
+        return None
+    if found.page not in nav.BY_KEY:  # nothing this app can show: seen, not shown
+        _set(replace(member, applied=found.version))
         return None
     _set(replace(member, applied=found.version, just_led=True))
     return led_settings(found), found.page
@@ -238,10 +267,21 @@ def keep_personal(led: Settings, own: Settings) -> Settings:
 
 def after_run(page: str, settings: Settings) -> None:
     """At the end of every whole run: a teacher publishes its view; a follower whose own
-    change moved it off the teacher's view is detached, and told so."""
+    change moved it off the teacher's view is detached, and told so; the worker's push learns
+    what this session now shows. A follower just detached runs again at once: its banner,
+    drawn before this run knew, must say that it explores."""
+    detached = _publish_or_compare(page, settings)
+    _tell_push()
+    if detached:
+        st.rerun()
+
+
+def _publish_or_compare(page: str, settings: Settings) -> bool:
+    """Publish a teacher's view, or compare a follower's with the teacher's; True when the
+    follower's own change has just detached it."""
     member = membership()
     if member is None:
-        return
+        return False
     view = (page, view_link(settings))
     if member.teaching:
         if view != member.view:
@@ -249,17 +289,20 @@ def after_run(page: str, settings: Settings) -> None:
                 version = classroom().lead(member.code, member.teacher_key, *view)
             except ClassUnavailableError:
                 _set(replace(member, lost=True, pending=view))
-                return
+                return False
             except ClassError as error:
                 say(f"The class did not change: {error}.")
-                return
+                return False
             _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
-        return
+            push().wake()  # this worker's followers: now, not at the next look
+        return False
     if member.just_led:  # the teacher's view as this page settled it: what to compare with
         _set(replace(member, view=view, just_led=False))
     elif member.following and member.applied and view != member.view:
         _set(replace(member, following=False))
         say("You changed the view: you are exploring on your own.")
+        return True
+    return False
 
 
 def join_link(code: str) -> str:
@@ -318,6 +361,8 @@ def _teacher_does(work) -> None:
         work(classroom(), member)
     except ClassError as error:
         say(f"The class did not change: {error}.")
+        return
+    push().wake()
 
 
 def answer(question: str, widget_key: str) -> None:
