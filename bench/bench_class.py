@@ -6,7 +6,7 @@ Run: python bench/bench_class.py [--followers 80] [--seconds 60] [--every 2] [--
 Streamlit session driven the way a browser drives it, over the websocket with Streamlit's own
 protobuf messages (no Chromium: 80 of them would eat the two cores this measures): it opens
 the join link, and every time the server asks for its timed fragment (``AutoRerun``, the
-class bar's fallback look at the class, every 5 s) it sends that fragment's rerun, as the
+class bar's fallback look at the class, every 15 s) it sends that fragment's rerun, as the
 browser's timer does. The teacher's changes themselves reach it as runs the worker starts
 (``classroom.push``), which it receives as a browser does. The teacher leads through the
 class store with the class's key (what its session does at the end of a run), moving d_out

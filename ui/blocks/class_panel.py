@@ -20,7 +20,7 @@ from ui.specs.bars_and_curves import answer_shares, make_answer_bars
 # Seconds between a follower's own looks at the class: the fallback of the worker's push
 # (ui.session.class_mode.push), which reruns a follower within 0.2 s and says "still here".
 # ATTENTION_CLASS_LOOK_SECONDS sets it (the class test sets an hour: only the push is left).
-FOLLOW_EVERY = float(os.environ.get("ATTENTION_CLASS_LOOK_SECONDS", "") or 5.0)
+FOLLOW_EVERY = float(os.environ.get("ATTENTION_CLASS_LOOK_SECONDS", "") or 15.0)
 COUNT_EVERY = 2.0  # seconds between the teacher's counts
 
 

@@ -5,9 +5,9 @@ a page); every run it finishes publishes its page and settings to the class. A l
 session holds the code, a random id and whether it follows. The worker's push
 (``classroom.push``: one thread per process reads each followed class five times a second)
 reruns a follower the moment its class holds a newer view, and the run's read phase
-(``ui.session.state.begin``) takes the teacher's view; a timed fragment
-(``ui.blocks.class_panel``) looks too, every few seconds, as the fallback and the "still
-here". Any change of the learner's own detaches it ("Explore on my own"); *Back to the
+(``ui.session.state.begin``) takes the teacher's view; the same thread says "still
+following" for it. A timed fragment (``ui.blocks.class_panel``) looks too, every 15 s, as
+the fallback. Any change of the learner's own detaches it ("Explore on my own"); *Back to the
 teacher* follows again.
 
 The class store (``classroom``) is one per process: in memory, or Redis when
