@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.apptest import alerts, assert_clean, open_page, shown_settings, url_params
+from ui.session import class_mode
 from ui.session.class_mode import classroom
 
 HOSTILE = ("", "<img src=x onerror=alert(1)>", "**K7RM3Q**", "K0RM3Q", "x" * 500, "CCCCCC")
@@ -34,3 +35,33 @@ def test_a_join_link_shows_the_teachers_page_and_settings_but_not_their_type_siz
     assert not settings["present"]
     assert any("Following the teacher" in body for _, _, body in alerts(at))
     assert url_params(at)["class"] == [code]
+
+
+def test_the_workers_push_holds_a_follower_until_it_explores_and_no_one_else():
+    """What each whole run tells the worker's push (classroom/push.py): a follower is held
+    with its class, an explorer is let go, a session in no class is never looked up."""
+    room, push = classroom(), class_mode.push()
+    code, _key = room.start("streamlit_app", "d_out=3")
+    alone = open_page(params={"d_out": "3"})
+    assert_clean(alone)
+    assert class_mode.PUSHED not in alone.session_state  # never a follower: never looked up
+    at = open_page(params={"class": code})
+    assert_clean(at)
+    assert code in push.following().values()
+    held = {sid for sid, c in push.following().items() if c == code}
+    assert len(held) == 1
+    at.button(key="class_explore").click().run()
+    assert_clean(at)
+    assert any("Exploring on your own" in body for _, _, body in alerts(at))
+    assert code not in push.following().values()
+
+
+def test_a_teachers_page_this_app_does_not_have_keeps_the_learner_following_its_own_view():
+    """A class led from another version of the app may name a page this one lacks: the learner
+    stays on its page, still following (found when the push's bookkeeping detached it)."""
+    code, _key = classroom().start("no_such_page", "d_out=5")
+    at = open_page(params={"class": code, "d_out": "4"})
+    assert_clean(at)
+    assert shown_settings(at)["d_out"] == 4
+    assert at.session_state[class_mode.MEMBERSHIP].following
+    assert any("Following the teacher" in body for _, _, body in alerts(at))

@@ -40,6 +40,7 @@ from ui.session import nav
 CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
 MEMBERSHIP = "_class_membership"
 MESSAGE = "_class_message"  # a refusal to show once, in the class panel
+PUSHED = "_class_pushed"  # the worker's push holds this session as a follower
 PERSONAL = ("present",)  # what a follower keeps of its own: the teacher's view, its type size
 SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
 LOOK_AGE = 0.2  # a follower's look may use what another session of its worker read this recently
@@ -98,12 +99,17 @@ def _rerun_session(session_id: str) -> bool:
 
 
 def _tell_push() -> None:
-    """At the end of a whole run: whether this session follows a class, and what it shows."""
+    """At the end of a whole run: whether this session follows a class, and what it shows.
+    A session that never followed one is not even looked up."""
+    member = membership()
+    following = member is not None and not member.teaching and member.following
+    if not following and not st.session_state.get(PUSHED):
+        return
     context = get_script_run_ctx(suppress_warning=True)
     if context is None:
         return
-    member = membership()
-    if member is None or member.teaching or not member.following:
+    st.session_state[PUSHED] = following
+    if not following:
         push().forget(context.session_id)
     else:
         shown = LOST if member.lost else member.applied
@@ -253,8 +259,8 @@ def view_to_show(page: str) -> tuple[Settings, str] | None:
         return None
     if found.version == member.applied or not member.following:
         return None
-    if found.page not in nav.BY_KEY:  # nothing this app can show: seen, not shown
-        _set(replace(member, applied=found.version))
+    if found.page not in nav.BY_KEY:  # nothing this app can show: seen, and this view kept
+        _set(replace(member, applied=found.version, just_led=True))
         return None
     _set(replace(member, applied=found.version, just_led=True))
     return led_settings(found), found.page
