@@ -82,6 +82,14 @@ class Push:
         with self._lock:
             self._followers.pop(session_id, None)
 
+    def retry(self, session_id: str) -> None:
+        """The rerun asked of ``session_id`` could not start (a run of its own was under way):
+        ask again at the next look if it is still behind."""
+        with self._lock:
+            follower = self._followers.get(session_id)
+            if follower is not None:
+                follower.pushed = None
+
     def following(self) -> dict[str, str]:
         """Each following session's class code (a copy)."""
         with self._lock:

@@ -77,6 +77,16 @@ def test_only_a_session_behind_its_class_is_rerun_and_only_once_per_change():
     assert h.push.tick() == ["b"]
 
 
+def test_a_session_busy_with_its_own_run_is_asked_again_at_the_next_look():
+    h = hall()
+    h.push.shows("a", h.code, 1)
+    h.lead()
+    assert h.push.tick() == ["a"]
+    h.push.retry("a")  # its run was under way: the rerun was not started
+    assert h.push.tick() == ["a"]
+    assert h.push.tick() == []
+
+
 def test_another_class_and_an_explorer_are_left_alone():
     h = hall()
     other, _ = h.room.start("playground", LINK)

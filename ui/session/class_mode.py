@@ -16,6 +16,7 @@ The class store (``classroom``) is one per process: in memory, or Redis when
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -75,24 +76,34 @@ def classroom() -> Classroom:
 @st.cache_resource(show_spinner=False)
 def push() -> Push:
     """The process's push to its following sessions (its thread starts with the first)."""
-    return Push(classroom(), _rerun_session, PUSH_EVERY, SEEN_EVERY)
+    made = Push(classroom(), lambda sid: _rerun_session(sid, made.retry), PUSH_EVERY, SEEN_EVERY)
+    return made
 
 
-def _rerun_session(session_id: str) -> bool:
+def _rerun_session(session_id: str, retry: Callable[[str], None]) -> bool:
     """Ask session ``session_id`` to run again with its last client state, on its event loop:
-    what Streamlit itself does when a source file is saved (``runOnSave``). False when the
-    session is gone; True, doing nothing, where there is no such session API (the timed look
-    then catches up)."""
+    what Streamlit itself does when a source file is saved (``runOnSave``). Not while one of
+    its runs is under way: that run started from the browser's newest widget values, and a
+    rerun from the last client state would put older ones back; ``retry`` then asks the push
+    to try again at its next look. False when the session is gone; True, doing nothing,
+    where there is no such session API (the timed look then catches up)."""
     if not Runtime.exists():
         return False
     session = Runtime.instance().get_app_session(session_id)
     if session is None:
         return False
     loop, last = getattr(session, "_event_loop", None), "_client_state"
-    if loop is None or not hasattr(session, last):
+    if loop is None or not hasattr(session, last) or not hasattr(session, "_scriptrunner"):
         return True
+
+    def again() -> None:  # on the session's event loop, where its state may be read
+        if session._scriptrunner is not None:
+            retry(session_id)
+        else:
+            session.request_rerun(getattr(session, last))
+
     try:
-        loop.call_soon_threadsafe(lambda: session.request_rerun(getattr(session, last)))
+        loop.call_soon_threadsafe(again)
     except RuntimeError:  # the loop has closed: the server is stopping
         return False
     return True
