@@ -6,6 +6,8 @@ run on the matrix the learner has typed so far (kept by the test, independently 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from attention_core.knobs.text import as_linked
@@ -540,3 +542,59 @@ def test_the_focused_token_and_its_lines_follow_it_when_rows_above_are_deleted(s
     shown = " | ".join(screen.alerts(page))
     assert "token 3 (one) was deleted. Using 3 (step)." in shown, shown
     assert "token 3 (one) was deleted, so every token's lines are shown." in shown, shown
+
+
+def _signed_decimals(count: int, seed: int) -> list[str]:
+    """Numbers as a learner types them: a sign or none, up to three decimals, never two
+    typings of one number alike in a row (so a lost key shows)."""
+    rng = random.Random(seed)
+    typed = []
+    while len(typed) < count:
+        sign = rng.choice(["-", "-", ""])
+        whole = rng.randrange(10)
+        decimals = rng.choice(
+            ["", ".5", f".{rng.randrange(1, 100):02d}", f".{rng.randrange(1, 1000):03d}"]
+        )
+        text = f"{sign}{whole}{decimals}"
+        if float(text) != 0 and (not typed or text != typed[-1]):
+            typed.append(text)
+    return typed
+
+
+def test_fifty_signed_decimals_typed_at_machine_speed_are_stored_as_typed(server, page):
+    """Issue 39, item 1: keys typed with no pause, Enter included, all reach the cell.
+
+    Five numbers at a time go down a column in one burst of keys (number, Enter, number, ...),
+    the first burst into the page's first opened cell editor. Without ``grid_typing.js`` the
+    grid lost leading keys ("1.25" became "25") and whole edits.
+    """
+    screen.open_page(page, server)
+    matrix = Matrix()
+    typed = [[f"{v:.2f}" for v in row] for row in BOOK_ROWS]
+    numbers = _signed_decimals(50, seed=39)
+    learner.focus_cell(page, 0, 0)
+    learner.arrow_to_cell(page, 2, 0)  # d1 of the first row (the grid counts its row markers)
+    for burst in range(10):
+        column = 1 + burst % 3
+        values = numbers[burst * 5 : burst * 5 + 5]
+        page.keyboard.type("".join(f"{value}\n" for value in values))
+        for row, value in enumerate(values):
+            typed[row][column - 1] = value
+            matrix.rows[row][column - 1] = float(value)
+        bottom = f"glide-cell-{column + 1}-5"  # Enter moved the cursor down five rows
+        cursor = screen.wait_for(page, learner.chosen_cell, lambda c, b=bottom: c == b)
+        assert cursor == bottom, (burst, values, cursor, screen.grid_texts(page))
+        if burst < 9:  # to the top of the next column
+            for key in ["ArrowUp"] * 5 + (["ArrowRight"] if column < 3 else ["ArrowLeft"] * 2):
+                page.keyboard.press(key)
+            next_column = 1 + (burst + 1) % 3
+            learner.arrow_to_cell(page, next_column + 1, 0)
+    stored = screen.wait_for(
+        page, lambda p: [list(row) for row in expected.settings_of(p.url).rows], matrix.rows.__eq__
+    )
+    assert stored == matrix.rows
+    shown = [row[1:] for row in screen.grid_texts(page)[1:]]
+    assert shown == typed
+    screen.wait_ready(page)
+    check_screen(page, matrix, "fifty numbers typed at machine speed")
+    assert _matrix_alerts(page) == []

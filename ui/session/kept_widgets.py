@@ -13,6 +13,7 @@ changes only on purpose.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -22,6 +23,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from ui.session import state
 
 _OPEN = "_open_sections"  # (page, key) of each section the learner left open
+_GRID_TYPING = Path(__file__).with_name("grid_typing.js").read_text(encoding="utf-8")
 
 
 def section(label: str, key: str) -> DeltaGenerator:
@@ -61,3 +63,14 @@ def number_column(label: str) -> object:
     and the server parses it strictly (``ui.session.matrix_edits``).
     """
     return st.column_config.TextColumn(label, default="0", required=True, alignment="right")
+
+
+def keep_typed_keys() -> None:
+    """Make every grid on the page take each key typed into it, however fast, in order.
+
+    Streamlit's grid drops keys typed while a cell's editor opens, and may end an edit
+    without saving it when Enter follows other keys at once (``grid_typing.js`` says how).
+    The script holds such keys for the few milliseconds the grid needs; it installs itself
+    once per browser tab and touches no key typed outside a grid.
+    """
+    st.html(f"<script data-grid-typing>{_GRID_TYPING}</script>", unsafe_allow_javascript=True)

@@ -32,7 +32,7 @@ from attention_core.formatting import format_number, format_vector
 from attention_core.knobs.settings import Notice, Settings, default_settings
 from attention_core.knobs.table import PARAMS
 from ui import safe
-from ui.session import controls, message_queue, nav, state
+from ui.session import controls, kept_widgets, message_queue, nav, state
 
 T = TypeVar("T")
 LOG = logging.getLogger("attention_dashboard")
@@ -45,6 +45,9 @@ BASE_CSS = """
 .stApp h1 { font-size: 2.1rem; padding-top: 0; }
 .stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
+
+/* The grid's typing script (kept_widgets.keep_typed_keys) takes no room. */
+.stApp [data-testid="stElementContainer"]:has(script[data-grid-typing]) { display: none; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 /* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
@@ -260,6 +263,7 @@ def setup(file: str) -> Page:
         _rerun_on_reconnect()
     settings = state.current_settings()  # a first run may have taken the browser's values
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
+    kept_widgets.keep_typed_keys()
     return _page(info, current, settings)
 
 
