@@ -96,8 +96,13 @@ class Classroom:
         kept = self._recent.get(code)
         if max_age and kept is not None and now - kept[0] <= max_age:
             return kept[1]
-        fields = self._do(lambda: self._store.read(code))
+        try:
+            fields = self._do(lambda: self._store.read(code))
+        except ClassError:
+            self._recent.pop(code, None)  # a look within max_age must not show the class still
+            raise
         if not fields:
+            self._recent.pop(code, None)
             raise NoSuchClassError(f"there is no class {code} (classes end after 4 idle hours)")
         found = ClassState(
             code=code,

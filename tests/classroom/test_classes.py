@@ -28,7 +28,7 @@ from classroom import (
     read_code,
 )
 from classroom.codes import BadCodeError, new_code, new_learner_id
-from classroom.store import IDLE_SECONDS
+from classroom.store import IDLE_SECONDS, StoreDownError
 from tests.e2e.processes import free_ports
 
 LINK = "d_out=3&seed=7"
@@ -230,6 +230,34 @@ def test_every_redis_key_of_a_class_expires_and_stays_bounded(redis_server):
     keys = sorted(k.decode() for k in client.keys(f"class:{code}*"))
     assert keys == [f"class:{code}", f"class:{code}:answers:causal_first", f"class:{code}:seen"]
     assert all(0 < client.ttl(k) <= IDLE_SECONDS for k in keys)
+
+
+class FailingStore(MemoryStore):
+    """A memory store whose reads fail while ``down`` (a stopped Redis, without one)."""
+
+    down = False
+
+    def read(self, code: str) -> dict[str, str] | None:
+        if self.down:
+            raise StoreDownError("the store is down")
+        return super().read(code)
+
+
+def test_a_failed_read_is_never_answered_from_the_recent_state():
+    """The push learns that the store is lost, then reruns a follower whose look may come
+    within ``max_age``: that look must say the store is lost too, not the state from before."""
+    clock = Clock()
+    store = FailingStore(clock)
+    room = Classroom(store, clock)
+    code, _ = room.start("streamlit_app", LINK)
+    assert room.state(code, max_age=0.2).link == LINK  # read, and kept for 0.2 s
+    store.down = True
+    with pytest.raises(ClassUnavailableError):
+        room.state(code)  # the push's own read
+    with pytest.raises(ClassUnavailableError):
+        room.state(code, max_age=0.2)  # the follower's look, at the same instant
+    store.down = False
+    assert room.state(code, max_age=0.2).link == LINK
 
 
 def test_a_stopped_redis_is_said_and_a_restarted_one_keeps_its_classes(redis_server):
