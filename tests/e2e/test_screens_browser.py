@@ -164,6 +164,26 @@ def test_laptop_each_knob_moves_without_scrolling(server, page, present):
     assert settings["dropout"] == 0.05
     if not present:  # the matrix beside the weights, its grid's toolbar on hover
         toolbar_clears_the_heading(page)
+    assert link_text_under_its_copy_button(page) == [], "the link's text runs under its button"
+
+
+# The lines of the sidebar's link (its text's boxes) that reach under its copy button.
+LINK_UNDER_BUTTON_JS = """sel => {
+  const block = document.querySelectorAll(sel);
+  const code = block[block.length - 1];
+  const button = code.querySelector('[data-testid="stElementToolbarButton"] button, button');
+  const b = button.getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(code.querySelector('pre'));
+  return [...range.getClientRects()]
+    .filter(r => r.width > 0 && r.right > b.left && r.left < b.right
+                 && r.bottom > b.top && r.top < b.bottom)
+    .map(r => [Math.round(r.left), Math.round(r.right), Math.round(r.top)]);
+}"""
+
+
+def link_text_under_its_copy_button(page) -> list[list[int]]:
+    return page.evaluate(LINK_UNDER_BUTTON_JS, screen.LINK_CODE)
 
 
 def stage_of(page) -> str:

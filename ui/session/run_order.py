@@ -63,6 +63,8 @@ BASE_CSS = """
 .stApp [data-testid="stCode"] div:has(> [data-testid="stElementToolbarButton"]),
 .stApp [data-testid="stCode"] [data-testid="stElementToolbarButton"] *
   { visibility: visible !important; opacity: 1 !important; }
+/* ... and the text wraps before it instead of running under it. */
+.stApp [data-testid="stCode"] pre { padding-right: 2.75rem; }
 .sr-only {
  position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip-path: inset(50%); white-space: nowrap; }
