@@ -589,6 +589,14 @@ def test_fifty_signed_decimals_typed_at_machine_speed_are_stored_as_typed(server
                 page.keyboard.press(key)
             next_column = 1 + (burst + 1) % 3
             learner.arrow_to_cell(page, next_column + 1, 0)
+    # The cursor is on the last row of d1: a typo mended with Backspace, then Tab, at once.
+    page.keyboard.type("-2.59")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("7")
+    page.keyboard.press("Tab")
+    typed[5][0], matrix.rows[5][0] = "-2.57", -2.57
+    right = f"glide-cell-{1 + 2}-5"  # Tab moved the cursor to d2
+    assert screen.wait_for(page, learner.chosen_cell, lambda c: c == right) == right
     stored = screen.wait_for(
         page, lambda p: [list(row) for row in expected.settings_of(p.url).rows], matrix.rows.__eq__
     )

@@ -28,6 +28,7 @@
   // A key that opens a cell's editor (Space ticks a tick box instead).
   const opens = (e) => (typed(e) && e.key !== " ") || e.key === "Enter" || e.key === "F2";
   const editable = (element) => Boolean(element.closest(GRID).querySelector('[aria-readonly="false"]'));
+  const EDITS = { Backspace: "delete", Delete: "forwardDelete" };
   const ends = (e) => (e.key === "Enter" && !e.shiftKey) || e.key === "Tab";
 
   function copy(e) {
@@ -75,6 +76,8 @@
         }
         if (typed(key)) {
           document.execCommand("insertText", false, key.key);
+        } else if (EDITS[key.key]) {
+          document.execCommand(EDITS[key.key]); // a sent key would not edit the text
         } else {
           send(now, key);
         }
@@ -94,6 +97,7 @@
     "keydown",
     (e) => {
       if (!e.isTrusted || e.isComposing) return; // our own keys, or an input method at work
+      if (e.ctrlKey || e.metaKey) return; // a shortcut (paste, copy) acts at once, as its own
       const box = editor();
       const onEditor = Boolean(box) && e.target === box;
       if (!onEditor && !inGrid(e.target)) return;
