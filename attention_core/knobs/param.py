@@ -90,6 +90,10 @@ class Param:
         """Parse text typed by a person (a link or a flag); raises with the reason."""
         if self.kind == "int":
             low, high = self.limits()
+            if self.tokens in ("index", "count"):
+                # Too many for this matrix, whatever the number: settling names the tokens
+                # there are and uses the most they allow (window=40 on 6 tokens: 6).
+                return parse_int(text, self.name, int(low), None)
             return parse_int(text, self.name, int(low), int(high))
         if self.kind == "float":
             low, high = self.limits()

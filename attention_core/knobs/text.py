@@ -186,9 +186,9 @@ def check_label(label: str, where: str) -> str:
     return text
 
 
-def parse_int(text: str, where: str, low: int, high: int) -> int:
-    """Parse a whole number written plainly (no 1e3, no 2.0) within [low, high]; the minus
-    sign (−) reads as the hyphen-minus."""
+def parse_int(text: str, where: str, low: int, high: int | None) -> int:
+    """Parse a whole number written plainly (no 1e3, no 2.0) within [low, high] (from low
+    up, when ``high`` is None); the minus sign (−) reads as the hyphen-minus."""
     cleaned = text.strip().replace(MINUS, "-")
     if not _INTEGER.match(cleaned):
         raise AttentionInputError(
@@ -196,11 +196,13 @@ def parse_int(text: str, where: str, low: int, high: int) -> int:
         )
     sign = "-" if cleaned.startswith("-") else ""
     digits = cleaned.lstrip("+-").lstrip("0") or "0"  # Python refuses over 4300 digits
+    within = f"between {low} and {high}" if high is not None else f"at least {low}"
     if len(digits) > _INT_DIGITS:
-        raise AttentionInputError(f"{where} must be between {low} and {high}, not {echo(cleaned)}")
+        size = within if high is not None else f"at most {_INT_DIGITS} digits long"
+        raise AttentionInputError(f"{where} must be {size}, not {echo(cleaned)}")
     value = int(sign + digits)
-    if not low <= value <= high:
-        raise AttentionInputError(f"{where} must be between {low} and {high}, not {value}")
+    if value < low or (high is not None and value > high):
+        raise AttentionInputError(f"{where} must be {within}, not {value}")
     return value
 
 

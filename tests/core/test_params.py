@@ -326,6 +326,25 @@ def test_token_dependent_values_are_brought_into_range_with_a_notice():
     assert "padding: 9 is more than the 3 tokens of the matrix; using 3" in messages
 
 
+@pytest.mark.parametrize(
+    "name, asked, said",
+    [
+        ("window", "9", "window: 9 is more than the 6 tokens of the matrix; using 6"),
+        ("window", "40", "window: 40 is more than the 6 tokens of the matrix; using 6"),
+        ("kv_step", "40", "kv_step: there is no token 40 (the matrix has 6 tokens); using 6"),
+        ("query", "13", "query: there is no token 13 (the matrix has 6 tokens); using 6"),
+    ],
+)
+def test_a_token_value_beyond_any_matrix_is_named_by_the_tokens_this_one_has(name, asked, said):
+    """Found in a review: window=9 said "more than the 6 tokens" and used 6, window=40 said
+    "between 0 and 12" (7 to 12 fit no 6-token matrix either) and used 0. One rule now."""
+    settings, notices = read_params({name: [asked]})
+    assert settings[name] == 6
+    assert [n.message for n in notices] == [said]
+    with pytest.raises(AttentionInputError, match=re.escape(said.split(";")[0])):
+        read_params({name: [asked]}, strict=True)  # the command line's flags
+
+
 def test_a_default_brought_into_range_is_not_reported_as_the_links_choice():
     # Found in Chromium: a one-token link was told "there is no token 2"; it never asked.
     settings, notices = read_params({"x": ["0.5,0.2"], "tokens": ["solo"]})
