@@ -25,6 +25,10 @@ simple = page.run(
     heads=1,
     heads_layout="split",
     out_proj="none",
+    qkv_bias=False,
+    kv_groups=0,
+    window=0,
+    rope=False,  # today's variants change queries and keys: not the simplest attention
 )
 
 labels = page.labels

@@ -276,6 +276,7 @@ def simplified_page(shown: Shown) -> None:
     simple = shown.run(
         init="identity", scoring="dot", scaling="none", norm="softmax", mask="none",
         dropout=0.0, heads=1, heads_layout="split", qkv_bias=False, out_proj="none",
+        kv_groups=0, window=0, rope=False,
     )  # fmt: skip
     # Each score in the wide layout; a narrow one (a phone's) may follow, with the same numbers.
     scores = [e.value for e in shown.at.latex if r"\omega_" in e.value]

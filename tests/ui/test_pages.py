@@ -23,6 +23,7 @@ from tests.ui.apptest import (
     chart,
     code_read,
     go_to,
+    guarded_messages,
     markdown_tables,
     notices,
     open_page,
@@ -772,3 +773,30 @@ def test_pages_9_and_10_cut_a_long_sentence_by_one_rule_from_the_parameter_table
     assert f"the first {limit} are used." in PARAMS["own"].help
     at = open_page("10_Real_sentences", {"text": "own", "own": " ".join(["ship"] * 30)})
     assert not [i.value for i in at.info if i.value.startswith("This sentence has")]  # 32
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        {"rope": "true"},  # the book's 3 numbers per token: an odd width for RoPE
+        {"rope": "true", "preset": "random", "d_in": "4", "window": "2", "qkv_bias": "true"},
+    ],
+    ids=["rope-odd-width", "rope-window-bias"],
+)
+def test_page_2_is_plain_dot_product_attention_whatever_variants_the_link_holds(link):
+    """Found by the settings sweep: RoPE turned on (page 11), then page 2 said "this part
+    could not be computed" (its queries are the 3-number embeddings, an odd width for RoPE);
+    on an even width it would have rotated the "simplest attention"'s scores."""
+    at = open_page("2_Simplified_attention", link)
+    assert_clean(at)
+    assert guarded_messages(at) == []
+    settings = check_numbers(at)
+    x = settings.embeddings().values
+    query = settings.query_index
+    plain = x @ x[query]  # the lesson's scores: dot products of the embeddings themselves
+    shown: dict[str, float] = {}  # each score once (a phone's narrow layout repeats them)
+    for formula in (e.value for e in at.latex if r"\omega_" in e.value):
+        which = re.search(r"\\omega_\{([^}]*)\}", formula).group(1)  # type: ignore[union-attr]
+        last = re.findall(r"[−-]?\d+\.\d+", formula)[-1]
+        shown.setdefault(which, float(last.replace(MINUS, "-")))
+    assert list(shown.values()) == pytest.approx(plain.tolist(), abs=1e-4)

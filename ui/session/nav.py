@@ -77,7 +77,8 @@ PAGES = (
         ":material/functions:",
         "➗",
         "the matrix and the focused token",
-        "d_out, the weights, scaling, mask and dropout: simplified attention has no weights",
+        "d_out, the weights, scaling, mask, dropout and today's variants (K/V groups, the "
+        "window, RoPE): simplified attention has no weights",
     ),
     PageInfo(
         "pages/3_Trainable_weights.py",
