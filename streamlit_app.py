@@ -5,6 +5,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from attention_core.knobs.table import PARAMS
+from translation import _
 from ui.blocks import focus_panel, heatmaps, page_frame, panels, sentences, weights_view
 from ui.blocks.matrix_editor import show_glove_import, show_matrix_editor
 from ui.session import controls, kept_widgets, run_order
@@ -25,13 +26,13 @@ def side_by_side(page: Page) -> bool:
 
 
 page = run_order.setup(__file__)
-INTRO = (
+INTRO = _(
     "Each row of the matrix is one token's embedding. Move a knob, edit a number, or rename or "
     "add a token: the attention weights and everything below them are recomputed at once, and "
     "every page shares these settings."
 )
 
-status = page_frame.show_title(page, "Self-attention playground")
+status = page_frame.show_title(page, _("Self-attention playground"))
 # The editor is drawn once per page run; everything that moves with the settings is drawn by
 # show_views, which a change reruns alone (ui.session.run_order.views). The four knobs lead,
 # the weights follow, then the matrix: beside the weights when both fit, else under them. A
@@ -43,7 +44,7 @@ beside = side_by_side(page)
 if beside:
     top, right = st.columns([0.58, 0.42], gap="medium")
     with right:
-        st.header("Embedding matrix")
+        st.header(_("Embedding matrix"))
         show_matrix_editor(page)
         show_glove_import(page)
 else:
@@ -54,7 +55,7 @@ with top:
     if not page.present:
         st.markdown(INTRO)
 if not beside:
-    with st.expander("Embedding matrix (edit me)", expanded=not page.present):
+    with st.expander(_("Embedding matrix (edit me)"), expanded=not page.present):
         show_matrix_editor(page)
     show_glove_import(page)
 # The tabs are drawn once per page run too: a change redraws only the open one (choosing
@@ -65,7 +66,7 @@ panel = PARAMS["panel"].choices[open_tab]
 with tabs[open_tab]:
     panel_slot, rows = st.container(), None
     if panel == "steps":
-        label = "Every number of this row"
+        label = _("Every number of this row")
         with kept_widgets.section(label, "focus_rows") as section:
             rows = section if section.open else None
 link = page_frame.link_slot()
@@ -101,8 +102,10 @@ def show_scores(page: Page, head: int) -> None:
         page,
         trace.output,
         "z",
-        "context vectors",
-        f"Context vectors: {trace.num_tokens} tokens × {trace.output.shape[1]} numbers.",
+        _("context vectors"),
+        _("Context vectors: {num_tokens} tokens × {shape} numbers.").format(
+            num_tokens=trace.num_tokens, shape=trace.output.shape[1]
+        ),
     )
     heatmaps.show_side_by_side(
         page, [(heatmaps.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]

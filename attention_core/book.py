@@ -10,6 +10,7 @@ from attention_core.config import AttentionConfig
 from attention_core.embeddings import preset_embeddings
 from attention_core.pipeline import run_attention
 from attention_core.trace import AttentionTrace
+from translation import N_, _
 
 PARITY_TOLERANCE = 1e-4  # the book prints four decimals
 
@@ -44,10 +45,10 @@ BOOK_SEED_789 = {
             [-0.0754, 0.0693],
         ],
     ),
-    "attn_weights (row 1)": ("weights[0, 0]", [0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510]),
+    N_("attn_weights (row 1)"): ("weights[0, 0]", [0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510]),
 }
 BOOK_SEED_789_CAUSAL = {
-    "masked attn_weights": (
+    N_("masked attn_weights"): (
         "weights[0]",
         [
             [1.0, 0, 0, 0, 0, 0],
@@ -131,7 +132,7 @@ class ParityRow:
 
 
 def _select(trace: AttentionTrace, path: str) -> torch.Tensor:
-    name, _, index = path.partition("[")
+    name, _bracket, index = path.partition("[")
     tensor = getattr(trace, name)
     if index:
         tensor = tensor[tuple(int(i) for i in index.rstrip("]").split(","))]
@@ -142,25 +143,25 @@ def book_parity() -> list[ParityRow]:
     """Every tensor the book prints in chapter 3 with its seeds, beside the core's."""
     journey = preset_embeddings("journey")
     cases = (
-        ("book init, seed 123", AttentionConfig(init="book", seed=123), BOOK_SEED_123),
-        ("nn.Linear init, seed 789", AttentionConfig(init="linear", seed=789), BOOK_SEED_789),
+        (_("book init, seed 123"), AttentionConfig(init="book", seed=123), BOOK_SEED_123),
+        (_("nn.Linear init, seed 789"), AttentionConfig(init="linear", seed=789), BOOK_SEED_789),
         (
-            "nn.Linear init, seed 789, causal",
+            _("nn.Linear init, seed 789, causal"),
             AttentionConfig(init="linear", seed=789, mask="causal"),
             BOOK_SEED_789_CAUSAL,
         ),
         (
-            "3.5.3 CausalAttention: nn.Linear init, seed 123, causal",
+            _("3.5.3 CausalAttention: nn.Linear init, seed 123, causal"),
             BOOK_CAUSAL_CONFIG,
             BOOK_CAUSAL_ATTENTION,
         ),
         (
-            "3.6.1 MultiHeadAttentionWrapper: as 3.5.3, 2 independent heads",
+            _("3.6.1 MultiHeadAttentionWrapper: as 3.5.3, 2 independent heads"),
             BOOK_WRAPPER_CONFIG,
             BOOK_WRAPPER,
         ),
         (
-            "3.6.2 MultiHeadAttention: as 3.5.3, 2 heads split, out_proj linear",
+            _("3.6.2 MultiHeadAttention: as 3.5.3, 2 heads split, out_proj linear"),
             BOOK_MULTI_HEAD_CONFIG,
             BOOK_MULTI_HEAD,
         ),
@@ -170,6 +171,7 @@ def book_parity() -> list[ParityRow]:
         trace = run_attention(journey, config)
         for book_name, (path, values) in printed.items():
             rows.append(
-                ParityRow(setting, book_name, path, torch.tensor(values), _select(trace, path))
+                # A name with words in it is marked with N_; the others are code, shown as is.
+                ParityRow(setting, _(book_name), path, torch.tensor(values), _select(trace, path))
             )
     return rows

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 import torch
 
+import translation
 from attention_core.config import AttentionConfig
 from attention_core.embeddings import display_labels
 from attention_core.errors import AttentionInputError
@@ -25,6 +26,7 @@ from attention_core.knobs.settings import Settings
 from attention_core.knobs.table import PARAMS
 from attention_core.pipeline import run_attention
 from attention_core.trace import AttentionTrace
+from translation import _
 
 FLAGS = tuple(
     name
@@ -39,13 +41,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _help(param: Param) -> str:
-    text = param.help
+    text = _(param.help)
     if param.choices:
-        text += " Choices: " + ", ".join(param.choices) + "."
+        text += " " + _("Choices: {choices}.").format(choices=", ".join(param.choices))
     elif param.low is not None:
-        text += f" {param.to_text(param.low)} to {param.to_text(param.high)}."
+        text += " " + _("{low} to {high}.").format(
+            low=param.to_text(param.low), high=param.to_text(param.high)
+        )
     if param.default is not None:
-        text += f" Default: {param.to_text(param.default)}."
+        text += " " + _("Default: {value}.").format(value=param.to_text(param.default))
     return text.replace("%", "%%")
 
 
@@ -53,15 +57,17 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one ``--name VALUE`` flag per row of the parameter table."""
     parser = _Parser(
         prog="python -m attention_core",
-        description="Run self-attention on a small embedding matrix and print every step.",
+        description=_("Run self-attention on a small embedding matrix and print every step."),
     )
     for name in FLAGS:
         parser.add_argument(f"--{name}", metavar="VALUE", help=_help(PARAMS[name]))
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the whole trace as one strict JSON object (masked −∞ and undefined "
-        "values are null)",
+        help=_(
+            "print the whole trace as one strict JSON object (masked −∞ and undefined "
+            "values are null)"
+        ),
     )
     return parser
 
@@ -86,12 +92,28 @@ def join_values(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the exit status (2 for bad input, with one line on stderr)."""
+    """Entry point; returns the exit status (2 for bad input, with one line on stderr).
+
+    Its words are in the language of ``--lang``, else of the environment (``LANG``, as
+    gettext reads it), else English; numbers and labels are the same in every language.
+    """
+    argv = join_values(sys.argv[1:] if argv is None else argv)
+    with translation.speaking(_language_asked(argv) or translation.from_environment(os.environ)):
+        return _run(argv)
+
+
+def _language_asked(argv: list[str]) -> str | None:
+    """The ``--lang`` value of a command line (joined by :func:`join_values`), if any."""
+    given = [arg.split("=", 1)[1] for arg in argv if arg.startswith("--lang=")]
+    return given[-1] if given else None
+
+
+def _run(argv: list[str]) -> int:
     torch.set_num_threads(1)
-    args = build_parser().parse_args(join_values(sys.argv[1:] if argv is None else argv))
+    args = build_parser().parse_args(argv)
     given = {name: [getattr(args, name)] for name in FLAGS if getattr(args, name) is not None}
     try:
-        settings, _ = read_params(given, strict=True, scopes=("input", "config", "view"))
+        settings, _notices = read_params(given, strict=True, scopes=("input", "config", "view"))
         trace = run_attention(settings.embeddings(), settings.config())
     except AttentionInputError as error:
         _fail(str(error))
@@ -140,7 +162,7 @@ def _strict_json(value: Any) -> Any:
 
 
 def _fail(message: str) -> NoReturn:
-    _emit(sys.stderr, f"attention_core: error: {message}\n")
+    _emit(sys.stderr, _("attention_core: error: {message}").format(message=message) + "\n")
     raise SystemExit(2)
 
 
@@ -150,26 +172,47 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
     decimals = settings["decimals"]
     labels = display_labels(trace.tokens)
     lines = [
-        f"tokens: {' '.join(labels)}  (d_in {trace.inputs.shape[1]},"
-        f" width of queries {trace.queries.shape[1]},"
-        f" init {config.init}, seed {config.seed})",
-        f"scores {config.scoring}, divided by "
-        f"{format_number(trace.scale_divisor, decimals, ascii_only=True)}"
-        f" ({config.scaling}), {config.norm}, mask {config.mask} ({config.mask_strategy}),"
-        f" dropout {config.dropout:g}{'' if config.train else ' (eval)'}, heads {trace.num_heads}",
+        _(
+            "tokens: {labels}  (d_in {d_in}, width of queries {width}, init {init}, seed {seed})"
+        ).format(
+            labels=" ".join(labels),
+            d_in=trace.inputs.shape[1],
+            width=trace.queries.shape[1],
+            init=config.init,
+            seed=config.seed,
+        ),
+        _(
+            "scores {scoring}, divided by {divisor} ({scaling}), {norm}, mask {mask} "
+            "({mask_strategy}), dropout {dropout:g}{mode}, heads {heads}"
+        ).format(
+            scoring=config.scoring,
+            divisor=format_number(trace.scale_divisor, decimals, ascii_only=True),
+            scaling=config.scaling,
+            norm=config.norm,
+            mask=config.mask,
+            mask_strategy=config.mask_strategy,
+            dropout=config.dropout,
+            mode="" if config.train else " (eval)",  # PyTorch's module.eval()
+            heads=trace.num_heads,
+        ),
+        # Flags and their values only: the same in every language.
         f"qkv_bias {'on' if trace.b_query is not None else 'off'}, out_proj {config.out_proj}"
         + (f", heads_layout {config.heads_layout}" if trace.num_heads > 1 else "")
         + _variants(config),
     ]
     for head in range(trace.num_heads):
-        suffix = f" (head {head + 1})" if trace.num_heads > 1 else ""
+        if trace.num_heads > 1:
+            scores_title = _("scaled scores (head {head})").format(head=head + 1)
+            weights_title = _("weights (head {head})").format(head=head + 1)
+        else:
+            scores_title, weights_title = _("scaled scores"), _("weights")
         scores = trace.masked_scores[head]
         weights = trace.weights_after_dropout[head]
-        lines += ["", f"scaled scores{suffix}", *_table(labels, labels, scores, decimals)]
-        lines += ["", f"weights{suffix}", *_table(labels, labels, weights, decimals)]
+        lines += ["", scores_title, *_table(labels, labels, scores, decimals)]
+        lines += ["", weights_title, *_table(labels, labels, weights, decimals)]
     width = trace.output.shape[1]
     columns = [f"z{c + 1}" for c in range(width)]
-    lines += ["", "context vectors", *_table(labels, columns, trace.output, decimals)]
+    lines += ["", _("context vectors"), *_table(labels, columns, trace.output, decimals)]
     if query is not None:
         head = min(int(settings["head"]), trace.num_heads) - 1
         lines += ["", *_explain(trace, labels, query, head, decimals)]
@@ -185,7 +228,7 @@ def _variants(config: AttentionConfig) -> str:
     if config.window:
         parts.append(f"window {config.window}")
     if config.rope:
-        parts.append(f"rope (base {config.rope_base})")
+        parts.append(_("rope (base {rope_base})").format(rope_base=config.rope_base))
     return "".join(f", {part}" for part in parts)
 
 
@@ -207,7 +250,11 @@ def _explain(
     def number(value: float) -> str:
         return format_number(value, decimals, ascii_only=True)
 
-    lines = [f"step by step for query {query + 1} ({labels[query]}), head {head + 1}"]
+    lines = [
+        _("step by step for query {query} ({label}), head {head}").format(
+            query=query + 1, label=labels[query], head=head + 1
+        )
+    ]
     for key in range(trace.num_tokens):
         terms = score_terms(trace, query, key, head)
         products = " + ".join(

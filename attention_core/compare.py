@@ -12,7 +12,9 @@ from attention_core.errors import AttentionInputError
 from attention_core.knobs.links import link_params, read_params
 from attention_core.knobs.settings import Settings, default_settings
 from attention_core.knobs.table import PARAMS
+from attention_core.knobs.text import echo
 from attention_core.trace import AttentionTrace
+from translation import _
 
 PIN_SCOPES = ("input", "config")  # what A fixes; the view (focused token, decimals) is shared
 PIN_FIELDS = 60  # more parameters than the table has: a pin with more is refused unread
@@ -43,15 +45,21 @@ def read_pin(text: str) -> Settings:
     try:
         raw = parse_qs(text, keep_blank_values=True, max_num_fields=PIN_FIELDS)
     except ValueError as error:
-        raise AttentionInputError("the pinned settings A are not a link's query string") from error
+        raise AttentionInputError(
+            _("the pinned settings A are not a link's query string")
+        ) from error
     if not raw:
-        raise AttentionInputError("the pinned settings A are empty")
+        raise AttentionInputError(_("the pinned settings A are empty"))
     settings, notices = read_params(raw, default_settings(), scopes=PIN_SCOPES)
     # Only what the pin itself says counts: not the focused token that its matrix leaves out.
     problems = [n for n in notices if n.param in raw or PARAMS[n.param].scope in PIN_SCOPES]
     if problems:
-        problem = problems[0].problem.removesuffix("; ignored")
-        raise AttentionInputError(f"the pinned settings A: {problem}")
+        notice = problems[0]
+        problem = notice.problem
+        if notice.param not in PARAMS or PARAMS[notice.param].scope not in PIN_SCOPES:
+            # The notice ends "; ignored", which a pin (used whole or not at all) is not.
+            problem = _("{echo} is not a setting").format(echo=echo(notice.param))
+        raise AttentionInputError(_("the pinned settings A: {problem}").format(problem=problem))
     return settings
 
 
@@ -135,8 +143,10 @@ def compare_weights(
     """
     if first.num_tokens != second.num_tokens:
         raise AttentionInputError(
-            f"A has {first.num_tokens} tokens and B has {second.num_tokens}: weights can only "
-            "be subtracted for the same number of tokens"
+            _(
+                "A has {num_tokens} tokens and B has {num_tokens2}: weights can only be "
+                "subtracted for the same number of tokens"
+            ).format(num_tokens=first.num_tokens, num_tokens2=second.num_tokens)
         )
     averaged = first.num_heads != second.num_heads
     if averaged:

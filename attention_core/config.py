@@ -7,6 +7,7 @@ from typing import Any
 
 from attention_core.errors import AttentionInputError
 from attention_core.knobs.table import CONFIG_PARAMS, DEFAULTS, PARAMS
+from translation import _
 
 CUSTOM_WEIGHT_LIMIT = 100.0
 
@@ -53,19 +54,23 @@ class AttentionConfig:
         for name in CONFIG_PARAMS:
             PARAMS[name].check(getattr(self, name))
         if self.init == "custom" and self.custom_weights is None:
-            raise AttentionInputError("init 'custom' needs W_query, W_key and W_value")
+            raise AttentionInputError(_("init 'custom' needs W_query, W_key and W_value"))
         if self.mask == "custom" and self.custom_mask is None:
-            raise AttentionInputError("mask 'custom' needs custom_mask (True = may attend)")
+            raise AttentionInputError(_("mask 'custom' needs custom_mask (True = may attend)"))
         # d_out sets the width only for drawn weights (identity and typed ones bring theirs).
         drawn = self.init not in ("identity", "custom")
         if self.heads_layout == "split" and drawn and self.d_out % self.heads:
             raise AttentionInputError(
-                f"d_out must be divisible by heads: {self.d_out} is not divisible by {self.heads}"
+                _("d_out must be divisible by heads: {d_out} is not divisible by {heads}").format(
+                    d_out=self.d_out, heads=self.heads
+                )
             )
         if self.kv_groups and self.heads % self.kv_groups:
             raise AttentionInputError(
-                f"kv_groups must divide heads: {self.heads} heads cannot share keys and values "
-                f"in {self.kv_groups} equal groups"
+                _(
+                    "kv_groups must divide heads: {heads} heads cannot share keys and values in "
+                    "{kv_groups} equal groups"
+                ).format(heads=self.heads, kv_groups=self.kv_groups)
             )
 
     @property
@@ -78,6 +83,6 @@ class AttentionConfig:
         values = {field.name: getattr(self, field.name) for field in fields(self)}
         unknown = set(changes) - set(values)
         if unknown:
-            raise AttentionInputError(f"unknown setting: {sorted(unknown)[0]}")
+            raise AttentionInputError(_("unknown setting: {name}").format(name=sorted(unknown)[0]))
         values.update(changes)
         return AttentionConfig(**values)

@@ -11,6 +11,7 @@ from attention_core.formatting import counted
 from attention_core.knobs.param import MAX_DIMS, MAX_TOKENS
 from attention_core.knobs.table import SEED_MAX
 from attention_core.knobs.text import linked_rows
+from translation import _
 
 PRESETS = ("journey", "nugues", "montreal", "random")
 
@@ -45,20 +46,27 @@ class Embeddings:
     def __post_init__(self) -> None:
         if self.values.dtype != torch.float32:
             raise AttentionInputError(
-                f"the embedding matrix must be float32 (the weights' type), not {self.values.dtype}"
+                _("the embedding matrix must be float32 (the weights' type), not {dtype}").format(
+                    dtype=self.values.dtype
+                )
             )
         if self.values.dim() != 2 or 0 in self.values.shape:
-            raise AttentionInputError("the embedding matrix needs at least one row and one column")
+            raise AttentionInputError(
+                _("the embedding matrix needs at least one row and one column")
+            )
         if len(self.tokens) != self.values.shape[0]:
             raise AttentionInputError(
-                f"{counted(len(self.tokens), 'token label')} for "
-                f"{counted(self.values.shape[0], 'row')}: "
-                "give one label per row"
+                _("{counted} for {counted2}: give one label per row").format(
+                    counted=counted(len(self.tokens), "token label"),
+                    counted2=counted(self.values.shape[0], "row"),
+                )
             )
         bad = (~torch.isfinite(self.values)).nonzero()
         if len(bad):
             row, col = (int(i) for i in bad[0])
-            raise AttentionInputError(f"row {row + 1}, column {col + 1} is not a finite number")
+            raise AttentionInputError(
+                _("row {row}, column {col} is not a finite number").format(row=row + 1, col=col + 1)
+            )
 
     @property
     def num_tokens(self) -> int:
@@ -83,13 +91,21 @@ def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embedd
 
     Larger matrices (benchmarks, a real model's hidden states) go straight to ``Embeddings``.
     """
-    values = tensor_of(rows, torch.float32, "the embedding matrix")
+    values = tensor_of(rows, torch.float32, _("the embedding matrix"))
     if values.dim() == 2:
         num_tokens, d_in = values.shape
         if not 1 <= num_tokens <= MAX_TOKENS:
-            raise AttentionInputError(f"need 1 to {MAX_TOKENS} tokens, got {num_tokens}")
+            raise AttentionInputError(
+                _("need 1 to {MAX_TOKENS} tokens, got {num_tokens}").format(
+                    MAX_TOKENS=MAX_TOKENS, num_tokens=num_tokens
+                )
+            )
         if not 1 <= d_in <= MAX_DIMS:
-            raise AttentionInputError(f"need 1 to {MAX_DIMS} dimensions per token, got {d_in}")
+            raise AttentionInputError(
+                _("need 1 to {MAX_DIMS} dimensions per token, got {d_in}").format(
+                    MAX_DIMS=MAX_DIMS, d_in=d_in
+                )
+            )
     return Embeddings(tuple(str(t) for t in tokens), values)
 
 
@@ -100,7 +116,11 @@ def preset_embeddings(name: str, seed: int = 123, num_tokens: int = 6, d_in: int
     if name == "nugues":
         return make_embeddings(NUGUES_TOKENS, NUGUES_VALUES)
     if not 0 <= seed <= SEED_MAX:
-        raise AttentionInputError(f"seed must be between 0 and {SEED_MAX}, not {seed}")
+        raise AttentionInputError(
+            _("seed must be between 0 and {SEED_MAX}, not {seed}").format(
+                SEED_MAX=SEED_MAX, seed=seed
+            )
+        )
     generator = torch.Generator().manual_seed(seed)
     if name == "montreal":
         values = torch.randn(len(MONTREAL_TOKENS), 8, generator=generator)
@@ -108,12 +128,16 @@ def preset_embeddings(name: str, seed: int = 123, num_tokens: int = 6, d_in: int
     if name == "random":
         if not 1 <= num_tokens <= MAX_TOKENS or not 1 <= d_in <= MAX_DIMS:
             raise AttentionInputError(
-                f"random preset needs 1-{MAX_TOKENS} tokens and 1-{MAX_DIMS} dims, "
-                f"got {num_tokens} x {d_in}"
+                _(
+                    "random preset needs 1-{MAX_TOKENS} tokens and 1-{MAX_DIMS} dims, got "
+                    "{num_tokens} x {d_in}"
+                ).format(MAX_TOKENS=MAX_TOKENS, MAX_DIMS=MAX_DIMS, num_tokens=num_tokens, d_in=d_in)
             )
         values = torch.rand(num_tokens, d_in, generator=generator)
         return Embeddings(tuple(f"t{i + 1}" for i in range(num_tokens)), _round2(values))
-    raise AttentionInputError(f"preset must be one of {', '.join(PRESETS)}; got {name!r}")
+    raise AttentionInputError(
+        _("preset must be one of {join}; got {name!r}").format(join=", ".join(PRESETS), name=name)
+    )
 
 
 def _round2(values: torch.Tensor) -> torch.Tensor:

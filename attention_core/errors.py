@@ -6,6 +6,8 @@ from typing import Any
 
 import torch
 
+from translation import _
+
 
 class AttentionInputError(ValueError):
     """Raised when a setting, a matrix or a parameter is invalid; the message says which and why."""
@@ -17,5 +19,8 @@ def tensor_of(rows: Any, dtype: torch.dtype, what: str) -> torch.Tensor:
     try:
         return torch.tensor(rows, dtype=dtype)
     except (TypeError, ValueError) as error:
-        kind = "true/false" if dtype == torch.bool else "numbers"
-        raise AttentionInputError(f"{what} must be rows of {kind} of equal length") from error
+        if dtype == torch.bool:
+            message = _("{what} must be rows of true/false of equal length")
+        else:
+            message = _("{what} must be rows of numbers of equal length")
+        raise AttentionInputError(message.format(what=what)) from error

@@ -9,9 +9,10 @@ import torch
 from attention_core import steps
 from attention_core.errors import AttentionInputError
 from attention_core.knobs.table import SEED_MAX
+from translation import N_, _
 
 DEFAULT_DIMS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-SCALING_LABELS = {"none": "raw q·k", "d": "q·k / d", "sqrt_d": "q·k / √d"}
+SCALING_LABELS = {"none": N_("raw q·k"), "d": "q·k / d", "sqrt_d": "q·k / √d"}
 
 
 @torch.no_grad()
@@ -28,7 +29,11 @@ def scaling_experiment(
     queries of the largest softmax weight and of the softmax entropy over ``num_keys`` keys.
     """
     if not 0 <= seed <= SEED_MAX:
-        raise AttentionInputError(f"seed must be between 0 and {SEED_MAX}, not {seed}")
+        raise AttentionInputError(
+            _("seed must be between 0 and {SEED_MAX}, not {seed}").format(
+                SEED_MAX=SEED_MAX, seed=seed
+            )
+        )
     generator = torch.Generator().manual_seed(seed)
     rows: list[dict[str, float | int | str]] = []
     for d in dims:
@@ -43,6 +48,8 @@ def scaling_experiment(
                 {
                     "d": d,
                     "scaling": scaling,
+                    # A msgid, translated where it is shown: the rows are cached for every
+                    # session, whatever its language.
                     "label": SCALING_LABELS[scaling],
                     "variance": float(scaled.var(correction=0)),
                     "max_weight": float(weights.max(dim=-1).values.mean()),
@@ -66,13 +73,15 @@ def dropout_average(
         weights: any shape -> the average has the same shape
     """
     if not 0.0 <= p < 1.0:
-        raise AttentionInputError(f"dropout must satisfy 0 <= p < 1, not {p}")
+        raise AttentionInputError(_("dropout must satisfy 0 <= p < 1, not {p}").format(p=p))
     if num_samples < 1:
-        raise AttentionInputError(f"need at least 1 sample, not {num_samples}")
+        raise AttentionInputError(
+            _("need at least 1 sample, not {num_samples}").format(num_samples=num_samples)
+        )
     generator = torch.Generator().manual_seed(seed)
     factor = 1.0 / (1.0 - p)
     total = torch.zeros_like(weights)
-    for _ in range(num_samples):
+    for _sample in range(num_samples):
         keep = steps.dropout_keep_mask(weights.shape, p, generator)
         total = total + steps.apply_dropout(weights, keep, factor)
     average = total / num_samples

@@ -7,6 +7,14 @@ from dataclasses import dataclass
 from attention_core.errors import AttentionInputError
 from attention_core.steps import split_heads
 from attention_core.trace import AttentionTrace
+from translation import N_, _
+
+# What a refused index says, one sentence per index (a translator orders each whole).
+_OUT_OF_RANGE = {
+    "query": N_("query must be between 1 and {size}, not {index}"),
+    "key": N_("key must be between 1 and {size}, not {index}"),
+    "head": N_("head must be between 1 and {size}, not {index}"),
+}
 
 
 @dataclass(frozen=True)
@@ -77,4 +85,4 @@ def context_terms(trace: AttentionTrace, query: int, head: int = 0) -> ContextBr
 
 def _check_index(name: str, index: int, size: int) -> None:
     if not 0 <= index < size:
-        raise AttentionInputError(f"{name} must be between 1 and {size}, not {index + 1}")
+        raise AttentionInputError(_(_OUT_OF_RANGE[name]).format(size=size, index=index + 1))

@@ -9,6 +9,7 @@ import torch
 from attention_core import steps
 from attention_core.errors import AttentionInputError
 from attention_core.trace import AttentionTrace
+from translation import _
 
 Vector = tuple[float, ...]
 Matrix = tuple[Vector, ...]
@@ -87,9 +88,17 @@ def flow_numbers(trace: AttentionTrace, query: int, head: int = 0) -> FlowNumber
         The numbers, each exactly as the trace holds it (nothing is recomputed).
     """
     if not 0 <= query < trace.num_tokens:
-        raise AttentionInputError(f"there is no token {query + 1} ({trace.num_tokens} tokens)")
+        raise AttentionInputError(
+            _("there is no token {query} ({num_tokens} tokens)").format(
+                query=query + 1, num_tokens=trace.num_tokens
+            )
+        )
     if not 0 <= head < trace.num_heads:
-        raise AttentionInputError(f"there is no head {head + 1} ({trace.num_heads} heads)")
+        raise AttentionInputError(
+            _("there is no head {head} ({num_heads} heads)").format(
+                head=head + 1, num_heads=trace.num_heads
+            )
+        )
     heads = trace.num_heads
 
     W_query, W_key, W_value = trace.head_projections(head)

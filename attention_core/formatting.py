@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
+from translation import N_, _, ngettext
+
 DEFAULT_DECIMALS = 4  # the book prints four decimals
 MINUS = "\u2212"  # the minus sign (−) every number on screen carries, not the hyphen (-)
 
-NONFINITE_TEXT = {"neg_inf": f"{MINUS}∞", "pos_inf": "∞", "nan": "undefined"}
+NONFINITE_TEXT = {"neg_inf": f"{MINUS}∞", "pos_inf": "∞", "nan": N_("undefined")}
 NONFINITE_ASCII = {"neg_inf": "-inf", "pos_inf": "inf", "nan": "undefined"}
 
 
@@ -24,7 +26,7 @@ def format_number(
     """
     words = NONFINITE_ASCII if ascii_only else NONFINITE_TEXT
     if math.isnan(value):
-        return words["nan"]
+        return words["nan"] if ascii_only else _(words["nan"])
     if math.isinf(value):
         return words["neg_inf"] if value < 0 else words["pos_inf"]
     text = f"{value:.{decimals}f}"
@@ -52,6 +54,21 @@ def format_vector(values: list[float], decimals: int = DEFAULT_DECIMALS) -> str:
     return "[" + ", ".join(format_number(v, decimals) for v in values) + "]"
 
 
+# Each counted noun's singular and plural, as the catalog has them (a language may count
+# otherwise: Chinese puts a measure word between the number and the noun).
+_COUNTED = {
+    "row": lambda n: ngettext("{count} row", "{count} rows", n),
+    "token": lambda n: ngettext("{count} token", "{count} tokens", n),
+    "token label": lambda n: ngettext("{count} token label", "{count} token labels", n),
+    "other cell": lambda n: ngettext("{count} other cell", "{count} other cells", n),
+    "number": lambda n: ngettext("{count} number", "{count} numbers", n),
+    "head": lambda n: ngettext("{count} head", "{count} heads", n),
+    "sample": lambda n: ngettext("{count} sample", "{count} samples", n),
+    "dropout sample": lambda n: ngettext("{count} dropout sample", "{count} dropout samples", n),
+}
+
+
 def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural unless the count is 1: "1 row", "2 rows"."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    """``count`` and ``noun`` in the current language, plural unless the count is 1: "1 row",
+    "2 rows". ``noun`` is one of ``_COUNTED``'s."""
+    return _COUNTED[noun](count).format(count=count)

@@ -228,17 +228,22 @@ def several_heads(config: AttentionConfig, d_in: int) -> AttentionConfig | None:
     """The config itself if it has several heads, else the nearest one with two or more.
 
     d_out is made even when it is odd (and one more fits); without projections the heads
-    must divide d_in, so three are used for d_in = 3. None when no split fits (d_in = 1).
+    must divide d_in, so three are used for d_in = 3. With RoPE, which turns pairs of numbers,
+    each head's width must be even too (d_out 2 becomes 4). None when no split fits (d_in = 1).
     """
     if config.heads > 1:
         return config
+    pair = 2 if config.rope else 1  # the width each head's numbers must be a multiple of
     if config.init == "identity":
         most = int(PARAMS["heads"].limits()[1])
-        heads = next((h for h in range(2, most + 1) if d_in % h == 0), None)
+        fits = (h for h in range(2, most + 1) if d_in % (h * pair) == 0)
+        heads = next(fits, None)
         return None if heads is None else config.replace(heads=heads)
     if config.heads_layout == "wrapper":
         return config.replace(heads=2)
-    d_out = config.d_out + 1 if config.d_out % 2 else config.d_out
-    if d_out > 8:
-        d_out = config.d_out - 1
+    step = 2 * pair  # two heads, each of a width that is a multiple of ``pair``
+    highest = int(PARAMS["d_out"].limits()[1])
+    d_out = -(-config.d_out // step) * step  # rounded up to a multiple of step
+    if d_out > highest:
+        d_out = config.d_out // step * step
     return config.replace(heads=2, d_out=d_out)

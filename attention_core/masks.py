@@ -68,7 +68,7 @@ def reach(allowed: torch.Tensor, layers: int) -> torch.Tensor:
     """
     hop = allowed.float()
     reached = [allowed]
-    for _ in range(layers - 1):
+    for _layer in range(layers - 1):
         reached.append((reached[-1].float() @ hop) > 0)
     return torch.stack(reached)
 

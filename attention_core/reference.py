@@ -9,6 +9,7 @@ import torch.nn.functional as F
 
 from attention_core import rope
 from attention_core.trace import AttentionTrace
+from translation import _
 
 MATCH_TOLERANCE = 1e-5
 
@@ -50,28 +51,32 @@ def check_against_torch(trace: AttentionTrace) -> TorchCheck:
 def _common_reason(trace: AttentionTrace) -> str:
     config = trace.config
     if config.scoring != "dot":
-        return "PyTorch's attention scores with dot products only (this run uses cosine)"
+        return _("PyTorch's attention scores with dot products only (this run uses cosine)")
     if config.norm != "softmax":
-        return f"PyTorch's attention normalises with softmax (this run uses {config.norm})"
+        return _("PyTorch's attention normalises with softmax (this run uses {norm})").format(
+            norm=config.norm
+        )
     if config.mask_strategy not in ("neg_inf", "zero_renorm"):
-        return f"the {config.mask_strategy} strategy is a pitfall PyTorch does not implement"
+        return _("the {mask_strategy} strategy is a pitfall PyTorch does not implement").format(
+            mask_strategy=config.mask_strategy
+        )
     if config.dropout_active:
-        return "PyTorch draws dropout from its global generator, so samples cannot be compared"
+        return _("PyTorch draws dropout from its global generator, so samples cannot be compared")
     return ""
 
 
 def _mha_reason(trace: AttentionTrace) -> str:
     if trace.config.rope:
-        return "nn.MultiheadAttention has no rotary position embeddings"
+        return _("nn.MultiheadAttention has no rotary position embeddings")
     if trace.config.scaling != "sqrt_d":
-        return "nn.MultiheadAttention always divides by the square root of d_k"
+        return _("nn.MultiheadAttention always divides by the square root of d_k")
     return ""
 
 
 def _sdpa_diff(trace: AttentionTrace) -> float:
     """Per head against F.scaled_dot_product_attention, given only the K/V heads a cache
     would hold: ``enable_gqa`` repeats them for their groups itself."""
-    queries, _ = trace.scored()  # (num_heads, num_tokens, head_dim), turned by RoPE if on
+    queries, _keys = trace.scored()  # (num_heads, num_tokens, head_dim), turned by RoPE if on
     keys, values = trace.cached_keys_values()  # (kv_heads, num_tokens, head_dim)
     if trace.rope_angles is not None:
         keys = rope.rotate(keys, trace.rope_angles)

@@ -9,14 +9,17 @@ from __future__ import annotations
 import torch
 
 from attention_core.errors import AttentionInputError
+from translation import _
 
 
 def check_width(head_dim: int) -> None:
     """Raise the project's error unless a head's width can be cut into pairs."""
     if head_dim % 2:
         raise AttentionInputError(
-            f"rope rotates pairs of numbers, so a head's width (d_out ÷ heads) must be even: "
-            f"{head_dim} is odd"
+            _(
+                "rope rotates pairs of numbers, so a head's width (d_out ÷ heads) must be even: "
+                "{head_dim} is odd"
+            ).format(head_dim=head_dim)
         )
 
 

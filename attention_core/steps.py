@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from attention_core.errors import AttentionInputError, tensor_of
+from translation import _
 
 
 def project(
@@ -76,15 +77,19 @@ def allowed_mask(
     if mask == "padding":
         if padding > num_tokens:
             raise AttentionInputError(
-                f"padding must be at most the number of tokens ({num_tokens}), not {padding}"
+                _(
+                    "padding must be at most the number of tokens ({num_tokens}), not {padding}"
+                ).format(num_tokens=num_tokens, padding=padding)
             )
         keep_keys = torch.arange(num_tokens) < num_tokens - padding
         return ones & keep_keys
     if mask == "custom":
-        allowed = tensor_of(custom, torch.bool, "the custom mask")
+        allowed = tensor_of(custom, torch.bool, _("the custom mask"))
         if allowed.shape != (num_tokens, num_tokens):
             raise AttentionInputError(
-                f"the custom mask must be {num_tokens} x {num_tokens}, got {tuple(allowed.shape)}"
+                _("the custom mask must be {num_tokens} x {num_tokens}, got {tuple}").format(
+                    num_tokens=num_tokens, tuple=tuple(allowed.shape)
+                )
             )
         return allowed
     return ones

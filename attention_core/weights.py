@@ -11,6 +11,7 @@ import torch
 
 from attention_core.config import CUSTOM_WEIGHT_LIMIT, AttentionConfig
 from attention_core.errors import AttentionInputError, tensor_of
+from translation import _
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,10 @@ def make_projections(config: AttentionConfig, d_in: int) -> Projections:
     width = inner_dim(config, d_in)
     if width % config.heads:
         raise AttentionInputError(
-            f"the width of queries must be divisible by heads: {width} is not divisible "
-            f"by {config.heads}"
+            _(
+                "the width of queries must be divisible by heads: {width} is not divisible by "
+                "{heads}"
+            ).format(width=width, heads=config.heads)
         )
     generator = torch.Generator().manual_seed(config.seed)
     if config.init == "identity":
@@ -172,15 +175,20 @@ def typed_matrices(
         matrix = tensor_of(rows, torch.float32, name)
         if matrix.dim() != 2 or matrix.shape[0] != d_in:
             raise AttentionInputError(
-                f"{name} must have {d_in} rows (one per input dimension), "
-                f"got shape {tuple(matrix.shape)}"
+                _(
+                    "{name} must have {d_in} rows (one per input dimension), got shape {tuple}"
+                ).format(name=name, d_in=d_in, tuple=tuple(matrix.shape))
             )
         if not torch.isfinite(matrix).all() or matrix.abs().max() > CUSTOM_WEIGHT_LIMIT:
             raise AttentionInputError(
-                f"{name} must hold finite numbers within ±{CUSTOM_WEIGHT_LIMIT:g}"
+                _("{name} must hold finite numbers within ±{CUSTOM_WEIGHT_LIMIT:g}").format(
+                    name=name, CUSTOM_WEIGHT_LIMIT=CUSTOM_WEIGHT_LIMIT
+                )
             )
         matrices.append(matrix)
     widths = {int(m.shape[1]) for m in matrices}
     if len(widths) != 1:
-        raise AttentionInputError("W_query, W_key and W_value must have the same number of columns")
+        raise AttentionInputError(
+            _("W_query, W_key and W_value must have the same number of columns")
+        )
     return matrices[0], matrices[1], matrices[2]

@@ -60,7 +60,7 @@ NO_EDITOR = (
 )
 NO_EDITOR_BELOW = (
     "streamlit_app.py",
-    '    with st.expander("Embedding matrix (edit me)", expanded=not page.present):\n'
+    '    with st.expander(_("Embedding matrix (edit me)"), expanded=not page.present):\n'
     "        show_matrix_editor(page)\n    show_glove_import(page)\n",
     "",
 )

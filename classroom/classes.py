@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from classroom import codes
 from classroom.store import ClassStore, StoreDownError
+from translation import _
 
 FOLLOWING_SECONDS = 15.0  # a learner not seen for this long no longer counts as following
 MEMBERS_MAX = 400  # learner sessions per class
@@ -69,10 +70,13 @@ class Classroom:
             return work()
         except StoreDownError as error:
             raise ClassUnavailableError(
-                "the class server cannot be reached; you are working on your own until it is back"
+                _(
+                    "the class server cannot be reached; you are working on your own until it is "
+                    "back"
+                )
             ) from error
         except KeyError as error:  # the memory store: the class expired meanwhile
-            ended = "this class has ended (classes end after 4 idle hours)"
+            ended = _("this class has ended (classes end after 4 idle hours)")
             raise NoSuchClassError(ended) from error
 
     def start(self, page: str, link: str) -> tuple[str, str]:
@@ -81,11 +85,11 @@ class Classroom:
         key = codes.new_key()
         fields = {"teacher": codes.key_digest(key), "version": "1", "page": page, "link": link}
         fields |= {"question": "", "choices": "0", "revealed": "0"}
-        for _ in range(20):  # 23⁶ codes: a collision is rare, twenty in a row impossible
+        for _attempt in range(20):  # 23⁶ codes: a collision is rare, twenty in a row impossible
             code = codes.new_code()
             if self._do(lambda code=code: self._store.create(code, fields)):
                 return code, key
-        raise ClassUnavailableError("no new class can be started on this server now; try again")
+        raise ClassUnavailableError(_("no new class can be started on this server now; try again"))
 
     def state(self, code: str, max_age: float = 0.0) -> ClassState:
         """The class ``code`` as its followers show it; with ``max_age``, as read by this
@@ -103,7 +107,9 @@ class Classroom:
             raise
         if not fields:
             self._recent.pop(code, None)
-            raise NoSuchClassError(f"there is no class {code} (classes end after 4 idle hours)")
+            raise NoSuchClassError(
+                _("there is no class {code} (classes end after 4 idle hours)").format(code=code)
+            )
         found = ClassState(
             code=code,
             version=int(fields.get("version", "0")),
@@ -123,11 +129,15 @@ class Classroom:
         code = _code(code)
         fields = self._do(lambda: self._store.read(code))
         if not fields:
-            raise NoSuchClassError(f"there is no class {code} (classes end after 4 idle hours)")
+            raise NoSuchClassError(
+                _("there is no class {code} (classes end after 4 idle hours)").format(code=code)
+            )
         given = key if isinstance(key, str) and len(key) <= 100 else ""
         if not codes.key_matches(given, fields.get("teacher", "")):
             raise NotTeacherError(
-                f"that is not the teacher key of class {code}: the class is unchanged"
+                _("that is not the teacher key of class {code}: the class is unchanged").format(
+                    code=code
+                )
             )
 
     def lead(self, code: str, key: str, page: str, link: str) -> int:
@@ -139,7 +149,7 @@ class Classroom:
     def ask(self, code: str, key: str, question: str, choices: int) -> int:
         """Open ``question`` (with ``choices`` options) for the class; its answer hidden."""
         if not QUESTION_ID.fullmatch(question) or not 2 <= choices <= CHOICES_MAX:
-            raise RefusedError("a question needs an id of lowercase letters and 2 to 6 choices")
+            raise RefusedError(_("a question needs an id of lowercase letters and 2 to 6 choices"))
         self.check_key(code, key)
         fields = {"question": question, "choices": str(choices), "revealed": "0"}
         return self._do(lambda: self._store.write(code, fields, bump=True))
@@ -159,11 +169,15 @@ class Classroom:
         """``learner`` (a random id) is following ``code`` now."""
         code, now = _code(code), self._clock()
         if not re.fullmatch(r"[0-9a-f]{16}", learner):
-            raise RefusedError("a learner id is 16 hexadecimal digits")
+            raise RefusedError(_("a learner id is 16 hexadecimal digits"))
         self.state(code)  # a class that ended is not revived by its learners
         since = now - FOLLOWING_SECONDS * 4
         if self._do(lambda: self._store.count_seen(code, since)) >= MEMBERS_MAX:
-            raise RefusedError(f"class {code} is full ({MEMBERS_MAX} learners)")
+            raise RefusedError(
+                _("class {code} is full ({MEMBERS_MAX} learners)").format(
+                    code=code, MEMBERS_MAX=MEMBERS_MAX
+                )
+            )
         self._do(lambda: self._store.seen(code, learner, now, since))
 
     def following(self, code: str) -> int:
@@ -175,11 +189,13 @@ class Classroom:
         """``learner``'s answer to the open question; answering again replaces it."""
         current = self.state(code)
         if not current.question or question != current.question:
-            raise RefusedError("this question is not open in the class any more")
+            raise RefusedError(_("this question is not open in the class any more"))
         if isinstance(choice, bool) or not isinstance(choice, int):
-            raise RefusedError("an answer is one of the question's choices")
+            raise RefusedError(_("an answer is one of the question's choices"))
         if not 0 <= choice < current.choices:
-            raise RefusedError(f"an answer is one of the {current.choices} choices")
+            raise RefusedError(
+                _("an answer is one of the {choices} choices").format(choices=current.choices)
+            )
         self.follow(current.code, learner)
         self._do(lambda: self._store.put_answer(current.code, question, learner, choice))
 
@@ -205,5 +221,7 @@ def _code(text: str) -> str:
 def _check_view(page: str, link: str) -> None:
     if not PAGE_ID.fullmatch(page) or len(link) > VIEW_MAX_CHARS:
         raise RefusedError(
-            f"a class view is a page and a link of {VIEW_MAX_CHARS} characters at most"
+            _("a class view is a page and a link of {VIEW_MAX_CHARS} characters at most").format(
+                VIEW_MAX_CHARS=VIEW_MAX_CHARS
+            )
         )

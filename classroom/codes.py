@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import secrets
 
+from translation import _
+
 # No look-alikes: no 0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTWXY34679"
 CODE_LENGTH = 6
@@ -25,15 +27,25 @@ def new_code() -> str:
 def read_code(text: str) -> str:
     """A join code as typed (any case, spaces and dashes ignored), or :class:`BadCodeError`."""
     if len(text) > 40:
-        raise BadCodeError(f"a class code has {CODE_LENGTH} characters; this text has {len(text)}")
+        raise BadCodeError(
+            _("a class code has {CODE_LENGTH} characters; this text has {count}").format(
+                CODE_LENGTH=CODE_LENGTH, count=len(text)
+            )
+        )
     code = "".join(ch for ch in text.upper() if ch not in " -")
     if len(code) != CODE_LENGTH:
-        raise BadCodeError(f"a class code has {CODE_LENGTH} characters, not {len(code)}")
+        raise BadCodeError(
+            _("a class code has {CODE_LENGTH} characters, not {count}").format(
+                CODE_LENGTH=CODE_LENGTH, count=len(code)
+            )
+        )
     wrong = sorted({ch for ch in code if ch not in CODE_ALPHABET})
     if wrong:
         raise BadCodeError(
-            f"a class code uses only the letters and digits {CODE_ALPHABET}; "
-            f"{len(wrong)} character(s) of this one are not among them"
+            _(
+                "a class code uses only the letters and digits {CODE_ALPHABET}; {count} "
+                "character(s) of this one are not among them"
+            ).format(CODE_ALPHABET=CODE_ALPHABET, count=len(wrong))
         )
     return code
 

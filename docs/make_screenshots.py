@@ -1,15 +1,18 @@
 """Screenshots of every page at 1280×720, in normal and presentation mode, and on a phone
 (390×844, touch), for the README.
 
-    python docs/make_screenshots.py
+    python docs/make_screenshots.py [--lang zh_CN]
 
 Starts `streamlit run streamlit_app.py` on a free local port, opens each page in Debian's
 Chromium and writes docs/screenshots/<page>.png, <page>-presentation.png and
-<page>-phone.png. The test suite never writes here: run this script when the pages change.
+<page>-phone.png; with ``--lang`` another language's, in docs/screenshots/<lang>/ (the pages
+only, not the README's extra views). The test suite never writes here: run this script when
+the pages change.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -66,7 +69,11 @@ def wait_drawn(page, timeout: float = 180.0) -> None:
 
 def main() -> None:
     """Write one screenshot per page and mode."""
-    OUT.mkdir(parents=True, exist_ok=True)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lang", default="en", help="a language of translation.LANGUAGES")
+    lang = parser.parse_args().lang
+    out = OUT if lang == "en" else OUT / lang
+    out.mkdir(parents=True, exist_ok=True)
     process, url = start_server()
     try:
         with sync_playwright() as playwright:
@@ -76,13 +83,15 @@ def main() -> None:
                 for suffix, query, device in SHOTS:
                     context = browser.new_context(**device)
                     page = context.new_page()
+                    if lang != "en":
+                        query += ("&" if query else "?") + f"lang={lang}"
                     page.goto(f"{url}/{info.url_path}{query}")
                     wait_drawn(page)
-                    target = OUT / f"{name.lower()}{suffix}.png"
+                    target = out / f"{name.lower()}{suffix}.png"
                     page.screenshot(path=str(target))
                     print(target.relative_to(ROOT))
                     context.close()
-            for name, path, heading in EXTRA:
+            for name, path, heading in EXTRA if lang == "en" else ():
                 context = browser.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
                 page.goto(f"{url}/{path}")

@@ -1,16 +1,19 @@
 """Flow: the focused token's path through attention as one picture, revealed stage by stage."""
 
+from translation import _
 from ui.blocks import flow_view, focus_panel, page_frame
 from ui.session import run_order
 
 page = run_order.setup(__file__)
 page_frame.show_header(
     page,
-    "Flow: one token through attention",
-    "Follow the focused token (choose it in the sidebar) from its embedding to its output. "
-    "Each box holds your numbers; the arrows say which rows and columns meet. Step with "
-    "*Previous* and *Next*, the ← and → keys, or a presentation clicker: the stage is part of "
-    "the link, so a shared link opens at the same stage.",
+    _("Flow: one token through attention"),
+    _(
+        "Follow the focused token (choose it in the sidebar) from its embedding to its output. "
+        "Each box holds your numbers; the arrows say which rows and columns meet. Step with "
+        "*Previous* and *Next*, the ← and → keys, or a presentation clicker: the stage is part of "
+        "the link, so a shared link opens at the same stage."
+    ),
 )
 head = focus_panel.head_choice(page)
 stage = flow_view.show_stepper(page)

@@ -13,6 +13,7 @@ from real_model import (
 )
 from real_model.analysis import SIMPLIFIED
 from real_model.seed001 import AMAZON, ODYSSEY
+from translation import _
 from ui import safe
 from ui.blocks import heatmaps, page_frame, sentences, weights_view
 from ui.session import cached, controls, run_order
@@ -23,26 +24,32 @@ SENTENCES = {"odyssey": ODYSSEY, "amazon": AMAZON}
 page = run_order.setup(__file__)
 page_frame.show_header(
     page,
-    "10 · Real sentences, a real model",
-    "A small pretrained encoder (all-MiniLM-L6-v2, 6 layers of 12 heads, 384 numbers per "
-    "token) supplies real embeddings, and one of its real attention heads is recomputed by "
-    "the same attention core as every other page.",
+    _("10 · Real sentences, a real model"),
+    _(
+        "A small pretrained encoder (all-MiniLM-L6-v2, 6 layers of 12 heads, 384 numbers per "
+        "token) supplies real embeddings, and one of its real attention heads is recomputed by "
+        "the same attention core as every other page."
+    ),
 )
 source = model_source()
 st.caption(
-    f"Model: {safe.md(source, 80)}, read from its installed package (set {MODEL_ENV} to a "
-    "hub id or a save_pretrained folder to use another)."
+    _(
+        "Model: {source}, read from its installed package (set {MODEL_ENV} to a hub id "
+        "or a save_pretrained folder to use another)."
+    ).format(source=safe.md(source, 80), MODEL_ENV=MODEL_ENV)
 )
 try:
     loaded = cached.encoder()
 except ModelLoadError as error:
     loaded = None
     st.error(
-        safe.sentence(f"The model cannot be loaded: {safe.prose(error, 300)}"),
+        safe.sentence(
+            _("The model cannot be loaded: {error}").format(error=safe.prose(error, 300))
+        ),
         icon=":material/error:",
     )
-    st.button("Retry", key="retry_model", on_click=cached.retry_encoder)
-    st.caption("The other pages do not need this model.")
+    st.button(_("Retry"), key="retry_model", on_click=cached.retry_encoder)
+    st.caption(_("The other pages do not need this model."))
 if loaded is not None:
     choice = controls.widget("text", page.settings)
     own = controls.widget("own", page.settings) if choice == "own" else None
@@ -52,17 +59,20 @@ if loaded is not None:
     if embeddings is not None:
         labels = display_labels(embeddings.tokens)
         st.markdown(
-            "**Tokens, as the model splits them:** "
-            + " · ".join(safe.md(t, 30) for t in embeddings.tokens)
+            _("**Tokens, as the model splits them:** {tokens}").format(
+                tokens=" · ".join(safe.md(t, 30) for t in embeddings.tokens)
+            )
         )
-        sentences.show_cut(cached.sentence_length(sentence), "tokens")
-        st.header("Noncontextual embeddings")
+        sentences.show_cut(cached.sentence_length(sentence), _("tokens"))
+        st.header(_("Noncontextual embeddings"))
         if not page.present:
             st.markdown(
-                f"Each token's row of the model's input embedding table ({embeddings.d_in} "
-                "numbers): the same vector for a word wherever it appears. Their cosine "
-                "similarities, and plain scaled dot-product self-attention on them (no "
-                "trainable weights, as seed 001 does with GloVe vectors):"
+                _(
+                    "Each token's row of the model's input embedding table ({d_in} numbers): the "
+                    "same vector for a word wherever it appears. Their cosine similarities, and "
+                    "plain scaled dot-product self-attention on them (no trainable weights, as "
+                    "seed 001 does with GloVe vectors):"
+                ).format(d_in=embeddings.d_in)
             )
         pairs = page.call(similarity, embeddings)
         simple = page.call(run_attention, embeddings, SIMPLIFIED)
@@ -75,9 +85,11 @@ if loaded is not None:
                     labels,
                     labels,
                     kind="scores",
-                    title="cosine similarity",
+                    title=_("cosine similarity"),
                     bound=1.0,  # cosines lie in [−1, 1]
-                    description=f"Cosine similarity of the {size} tokens' embeddings.",
+                    description=_("Cosine similarity of the {size} tokens' embeddings.").format(
+                        size=size
+                    ),
                 ),
                 "hm_real_cos",
             )
@@ -89,13 +101,13 @@ if loaded is not None:
                     labels,
                     kind="weights",
                     title="softmax(X Xᵀ / √d)",
-                    description=f"Scaled softmax weights of the {size} tokens.",
+                    description=_("Scaled softmax weights of the {size} tokens.").format(size=size),
                     scale=page.settings["weight_scale"],
                 ),
                 "hm_real_attn",
             )
 
-        st.header("A real head, recomputed")
+        st.header(_("A real head, recomputed"))
         left, right = st.columns(2)
         with left:
             layer = controls.widget("layer", page.settings, count=loaded.num_layers)
@@ -104,15 +116,29 @@ if loaded is not None:
         result = page.call(cached.head, sentence, layer - 1, head - 1)
         as_lines = controls.widget("weights_view", page.settings) == "lines"
         if result is not None:
-            shown = [(result.trace.weights[0], "attention_core with the head's weights", "hm_ours")]
+            shown = [
+                (
+                    result.trace.weights[0],
+                    _("attention_core with the head's weights"),
+                    "hm_ours",
+                    _("Attention_core with the head's weights: layer {layer}, head {head}."),
+                )
+            ]
             if as_lines:
-                title = f"layer {layer}, head {head}, recomputed by attention_core"
+                title = _("layer {layer}, head {head}, recomputed by attention_core").format(
+                    layer=layer, head=head
+                )
                 chart = weights_view.lines_of(result.trace, labels, title)
                 weights_view.show_lines(page, chart, "lines_ours", heatmaps.CONTENT_WIDTH)
                 shown = []
-            for matrix, title, key in (
+            for matrix, title, key, describe in (
                 *shown,
-                (result.model_weights, "the model's own attention", "hm_model"),
+                (
+                    result.model_weights,
+                    _("the model's own attention"),
+                    "hm_model",
+                    _("The model's own attention: layer {layer}, head {head}."),
+                ),
             ):
                 heatmaps.show_heatmap(
                     page,
@@ -122,46 +148,52 @@ if loaded is not None:
                         labels,
                         kind="weights",
                         title=title,
-                        description=f"{title.capitalize()}: layer {layer}, head {head}.",
+                        description=describe.format(layer=layer, head=head),
                         scale=page.settings["weight_scale"],
                     ),
                     key,
                 )
             if result.matches:
                 st.success(
-                    f"Reproduced: largest difference {heatmaps.difference(result.max_diff)} "
-                    f"(✓ at most {heatmaps.difference(HEAD_TOLERANCE, 0)})",
+                    _("Reproduced: largest difference {difference} (✓ at most {tolerance})").format(
+                        difference=heatmaps.difference(result.max_diff),
+                        tolerance=heatmaps.difference(HEAD_TOLERANCE, 0),
+                    ),
                     icon=":material/check_circle:",
                 )
             else:
                 st.error(
-                    f"Not reproduced: largest difference {heatmaps.difference(result.max_diff)}",
+                    _("Not reproduced: largest difference {difference}").format(
+                        difference=heatmaps.difference(result.max_diff)
+                    ),
                     icon=":material/cancel:",
                 )
         if not page.present:
             st.markdown(
-                "How: take this layer's input hidden states, append a 1 to each, and append "
-                "each projection's bias as an extra row of its weight matrix, so "
-                "x·W + b = [x, 1]·[W; b]. The core's typed weights then give exactly the "
-                "model's queries, keys and values; scores are divided by √d_k and softmaxed as "
-                "on every other page."
+                _(
+                    "How: take this layer's input hidden states, append a 1 to each, and append "
+                    "each projection's bias as an extra row of its weight matrix, so "
+                    "x·W + b = [x, 1]·[W; b]. The core's typed weights then give exactly the "
+                    "model's queries, keys and values; scores are divided by √d_k and softmaxed as "
+                    "on every other page."
+                )
             )
 
-    st.header("One word, two contexts")
+    st.header(_("One word, two contexts"))
     word = controls.widget("compare", page.settings)
     comparison = page.call(cached.word_in_two_sentences, ODYSSEY, AMAZON, word.lower())
     if comparison is not None:
         first, second = st.columns(2)
         first.metric(
-            "cosine of its two contextual vectors", page.number(comparison.contextual_cosine)
+            _("cosine of its two contextual vectors"), page.number(comparison.contextual_cosine)
         )
         second.metric(
-            "cosine of its two noncontextual vectors",
+            _("cosine of its two noncontextual vectors"),
             page.number(comparison.noncontextual_cosine),
         )
         st.markdown(
             tables.markdown_table(
-                ["sentence", "attends most to (plain self-attention)"],
+                [_("sentence"), _("attends most to (plain self-attention)")],
                 [
                     [text, ", ".join(f"{t} ({page.number(w)})" for t, w in top)]
                     for text, top in ((ODYSSEY, comparison.top_a), (AMAZON, comparison.top_b))
@@ -171,15 +203,20 @@ if loaded is not None:
         )
 page_frame.predict(
     page,
-    "Is “ship” closer to itself across the two sentences before or after the model adds context?",
-    "Before: its noncontextual vectors are the same row of the embedding table (cosine 1). "
-    "After the layers mix in the neighbouring words, the two contextual vectors differ, so "
-    "their cosine drops below 1.",
+    _(
+        "Is “ship” closer to itself across the two sentences before or after the model adds "
+        "context?"
+    ),
+    _(
+        "Before: its noncontextual vectors are the same row of the embedding table (cosine 1). "
+        "After the layers mix in the neighbouring words, the two contextual vectors differ, so "
+        "their cosine drops below 1."
+    ),
     key="real_ship",
     choices=(
-        "Before the model adds context",
-        "After the model adds context",
-        "The same before and after",
+        _("Before the model adds context"),
+        _("After the model adds context"),
+        _("The same before and after"),
     ),
 )
 page_frame.finish(page)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attention_core.lessons import similarity
+from translation import _
 from ui import safe
 from ui.blocks import heatmaps, page_frame
 from ui.session import run_order
@@ -14,11 +15,13 @@ labels = page.labels
 focus = labels[page.query]
 page_frame.show_header(
     page,
-    "1 · Tokens as vectors",
-    "Before attention can mix anything, each token becomes a list of numbers: its "
-    "**embedding**. With three numbers per token you can draw every token as an arrow from "
-    "the origin; tokens used in similar ways point in similar directions. Edit the matrix on "
-    "the Playground and come back: the arrows follow.",
+    _("1 · Tokens as vectors"),
+    _(
+        "Before attention can mix anything, each token becomes a list of numbers: its "
+        "**embedding**. With three numbers per token you can draw every token as an arrow from "
+        "the origin; tokens used in similar ways point in similar directions. Edit the matrix on "
+        "the Playground and come back: the arrows follow."
+    ),
 )
 pairs = page.call(similarity, page.embeddings)
 
@@ -26,8 +29,10 @@ matrix = heatmaps.vectors_heatmap(
     page,
     trace.inputs,
     "d",
-    "embeddings x",
-    f"The embedding matrix: {trace.num_tokens} tokens × {trace.inputs.shape[1]} numbers.",
+    _("embeddings x"),
+    _("The embedding matrix: {num_tokens} tokens × {shape} numbers.").format(
+        num_tokens=trace.num_tokens, shape=trace.inputs.shape[1]
+    ),
 )
 # The matrix beside the plot when it fits there with its numbers; else under it, full width.
 beside = heatmaps.CONTENT_WIDTH * 2 // 5
@@ -36,38 +41,44 @@ if heatmap_chart.fits(matrix, decimals=page.decimals, present=page.present, max_
 else:
     left, right, beside = st.container(), st.container(), heatmaps.CONTENT_WIDTH
 with left:
-    st.header("The embeddings in 3D")
+    st.header(_("The embeddings in 3D"))
     figure = embedding_3d.make_embedding_3d(
         trace.inputs.tolist(),
         labels,
         context=trace.output[page.query].tolist(),
-        context_label=f"context of {focus}",
+        context_label=_("context of {focus}").format(focus=focus),
         decimals=page.decimals,
         present=page.present,
     )
     st.plotly_chart(figure, key="embedding_3d", config={"displaylogo": False})
     if page.embeddings.d_in != 3:
         st.caption(
-            f"These embeddings have {page.embeddings.d_in} numbers each; the plot shows the "
-            "first three (a missing one is drawn as 0)."
+            _(
+                "These embeddings have {d_in} numbers each; the plot shows the first three (a "
+                "missing one is drawn as 0)."
+            ).format(d_in=page.embeddings.d_in)
         )
     st.caption(
-        f"Dashed black: the context vector of {safe.md(focus, 24)} with the sidebar's "
-        "settings. Its axes are the d_out numbers of the values, so compare it with the "
-        "tokens only when W_query, W_key and W_value are “none”."
+        _(
+            "Dashed black: the context vector of {focus} with the sidebar's settings. Its "
+            "axes are the d_out numbers of the values, so compare it with the tokens only "
+            "when W_query, W_key and W_value are “none”."
+        ).format(focus=safe.md(focus, 24))
     )
 with right:
-    st.header("The matrix")
+    st.header(_("The matrix"))
     heatmaps.show_heatmap(page, matrix, "hm_inputs", max_width=beside)
 
-st.header("How alike are two tokens?")
+st.header(_("How alike are two tokens?"))
 if not page.present:
     st.markdown(
-        "The **dot product** x⁽ⁱ⁾·x⁽ʲ⁾ multiplies matching numbers and adds them up: it grows "
-        "when two arrows point the same way *and* when they are long. The **cosine "
-        "similarity** divides by both lengths, so it measures direction only: 1 is the same "
-        "direction, 0 perpendicular, −1 opposite. Attention scores start from dot products; "
-        "seed 001 also builds attention weights straight from cosines."
+        _(
+            "The **dot product** x⁽ⁱ⁾·x⁽ʲ⁾ multiplies matching numbers and adds them up: it grows "
+            "when two arrows point the same way *and* when they are long. The **cosine "
+            "similarity** divides by both lengths, so it measures direction only: 1 is the same "
+            "direction, 0 perpendicular, −1 opposite. Attention scores start from dot products; "
+            "seed 001 also builds attention weights straight from cosines."
+        )
     )
 if pairs is not None:
     size = len(labels)
@@ -80,8 +91,10 @@ if pairs is not None:
                     labels,
                     labels,
                     kind="scores",
-                    title="dot products x·x",
-                    description=f"Dot products of every pair of the {size} tokens.",
+                    title=_("dot products x·x"),
+                    description=_("Dot products of every pair of the {size} tokens.").format(
+                        size=size
+                    ),
                 ),
                 "hm_dot",
             ),
@@ -91,9 +104,11 @@ if pairs is not None:
                     labels,
                     labels,
                     kind="scores",
-                    title="cosine similarity",
+                    title=_("cosine similarity"),
                     bound=1.0,  # cosines lie in [−1, 1]
-                    description=f"Cosine similarity of every pair of the {size} tokens.",
+                    description=_("Cosine similarity of every pair of the {size} tokens.").format(
+                        size=size
+                    ),
                 ),
                 "hm_cos",
             ),
@@ -103,16 +118,20 @@ if pairs is not None:
         f"{safe.md(label, 20)} {page.number(n)}"
         for label, n in zip(labels, pairs.norms.tolist(), strict=True)
     )
-    st.markdown(f"Lengths ‖x‖: {lengths}.")
+    st.markdown(_("Lengths ‖x‖: {lengths}.").format(lengths=lengths))
 
 page_frame.predict(
     page,
-    f"Which token has the largest dot product with {safe.md(focus, 24)}, and is it the token "
-    "with the largest cosine?",
-    "Look at the focused token's row in both heatmaps. The dot product favours long vectors "
-    "as well as aligned ones, so a long arrow can win the dot product while a shorter, "
-    "better-aligned one wins the cosine. Every token's cosine with itself is exactly 1.",
+    _(
+        "Which token has the largest dot product with {focus}, and is it the token with "
+        "the largest cosine?"
+    ).format(focus=safe.md(focus, 24)),
+    _(
+        "Look at the focused token's row in both heatmaps. The dot product favours long vectors "
+        "as well as aligned ones, so a long arrow can win the dot product while a shorter, "
+        "better-aligned one wins the cosine. Every token's cosine with itself is exactly 1."
+    ),
     key="embeddings_dot_vs_cos",
-    choices=("Always the same token", "Not always: a long vector can win the dot product"),
+    choices=(_("Always the same token"), _("Not always: a long vector can win the dot product")),
 )
 page_frame.finish(page)

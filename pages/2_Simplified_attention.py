@@ -3,15 +3,16 @@
 import streamlit as st
 
 from attention_core.lessons import compare_normalisations, loop_attention
+from translation import N_, _
 from ui import safe
 from ui.blocks import formula_view, heatmaps, page_frame
 from ui.session import controls, run_order
 from ui.specs import formulas, tables
 
 NORM_NAMES = {
-    "sum": "divide by the sum",
-    "naive_softmax": "softmax written naively",
-    "softmax": "softmax (stable)",
+    "sum": N_("divide by the sum"),
+    "naive_softmax": N_("softmax written naively"),
+    "softmax": N_("softmax (stable)"),
 }
 
 page = run_order.setup(__file__)
@@ -36,75 +37,88 @@ query = page.query
 focus = safe.md(labels[query], 24)
 page_frame.show_header(
     page,
-    "2 · Simplified attention: no trainable weights",
-    "The simplest attention uses the embeddings themselves as queries, keys and values. To "
-    f"build a new, context-aware vector for {focus}, score every token by its dot product "
-    f"with {focus}, turn the scores into weights that sum to 1, and add up the embeddings "
-    "with those weights. (Choose the focused token in the sidebar.)",
+    _("2 · Simplified attention: no trainable weights"),
+    _(
+        "The simplest attention uses the embeddings themselves as queries, keys and "
+        "values. To build a new, context-aware vector for {focus}, score every token by "
+        "its dot product with {focus}, turn the scores into weights that sum to 1, and "
+        "add up the embeddings with those weights. (Choose the focused token in the "
+        "sidebar.)"
+    ).format(focus=focus),
     result=simple,
 )
 
-st.header(f"1. Scores: each token against token {query + 1}")
+st.header(_("1. Scores: each token against token {query}").format(query=query + 1))
 for key in range(simple.num_tokens):
     formula_view.show(
         lambda width, key=key: formulas.score_latex(page, simple, query, key, width=width),
         f"score_{key}",
     )
 
-st.header("2. Three ways to turn scores into weights")
+st.header(_("2. Three ways to turn scores into weights"))
 scale = controls.widget("input_scale", page.settings)
 rows = page.call(compare_normalisations, page.embeddings, query, scale) or []
 columns = st.columns(3)
 for column, row in zip(columns, rows, strict=True):
     with column:
-        st.markdown(f"**{NORM_NAMES[row.norm]}**")
+        st.markdown(f"**{_(NORM_NAMES[row.norm])}**")
         table_rows = [[label, page.number(w)] for label, w in zip(labels, row.weights, strict=True)]
-        st.markdown(tables.markdown_table(["key", "weight"], table_rows))
+        st.markdown(tables.markdown_table([_("key"), _("weight")], table_rows))
         if row.finite:
-            st.caption(f"sum = {page.number(row.total)}")
+            st.caption(_("sum = {total}").format(total=page.number(row.total)))
         else:
             st.warning(
-                "Overflow: e^score is larger than float32 can hold (∞), and ∞/∞ is undefined.",
+                _("Overflow: e^score is larger than float32 can hold (∞), and ∞/∞ is undefined."),
                 icon=":material/warning:",
             )
 if scale != 1:
     st.caption(
-        f"Only these three tables multiply the embeddings by {scale:g}; sections 1, 3 and 4 "
-        "use them as they are."
+        _(
+            "Only these three tables multiply the embeddings by {scale:g}; sections 1, 3 and "
+            "4 use them as they are."
+        ).format(scale=scale)
     )
 if not page.present:
     st.markdown(
-        "Dividing by the sum works only while every score is positive; negative scores give "
-        "negative “weights”. Softmax, eˢ / Σ eˢ, is always positive and favours the largest "
-        "scores. Written naively, eˢ overflows once a score passes about 88 in float32; the "
-        "stable version subtracts the row's largest score first, which changes nothing "
-        "mathematically. Push the slider up to see the difference."
+        _(
+            "Dividing by the sum works only while every score is positive; negative scores give "
+            "negative “weights”. Softmax, eˢ / Σ eˢ, is always positive and favours the largest "
+            "scores. Written naively, eˢ overflows once a score passes about 88 in float32; the "
+            "stable version subtracts the row's largest score first, which changes nothing "
+            "mathematically. Push the slider up to see the difference."
+        )
     )
 
 page_frame.predict(
     page,
-    "If you add 5 to every score in a row, what happens to the softmax weights? And to the "
-    "weights divided by the sum?",
-    "Softmax weights do not change at all: e^(s+5) = e⁵·eˢ and the common factor cancels. That "
-    "is exactly why the stable softmax may subtract the maximum. Weights divided by the sum do "
-    "change, because (s+5)/Σ(s+5) is not s/Σs.",
+    _(
+        "If you add 5 to every score in a row, what happens to the softmax weights? And to the "
+        "weights divided by the sum?"
+    ),
+    _(
+        "Softmax weights do not change at all: e^(s+5) = e⁵·eˢ and the common factor cancels. That "
+        "is exactly why the stable softmax may subtract the maximum. Weights divided by the sum do "
+        "change, because (s+5)/Σ(s+5) is not s/Σs."
+    ),
     key="simplified_shift",
     choices=(
-        "Both change",
-        "Softmax stays; divided by the sum changes",
-        "Both stay the same",
-        "Softmax changes; divided by the sum stays",
+        _("Both change"),
+        _("Softmax stays; divided by the sum changes"),
+        _("Both stay the same"),
+        _("Softmax changes; divided by the sum stays"),
     ),
 )
 
-st.header(f"3. The context vector of token {query + 1}")
+st.header(_("3. The context vector of token {query}").format(query=query + 1))
 st.latex(formulas.context_latex(page, simple))
 
-st.header("4. All tokens at once")
+st.header(_("4. All tokens at once"))
 if not page.present:
     st.markdown(
-        "Two loops (every query against every key) compute the same numbers as one matrix "
-        "product, X Xᵀ, which is what real code uses. Both are computed here on your matrix:"
+        _(
+            "Two loops (every query against every key) compute the same numbers as one matrix "
+            "product, X Xᵀ, which is what real code uses. Both are computed here on your matrix:"
+        )
     )
 heatmaps.show_side_by_side(
     page,
@@ -115,8 +129,10 @@ heatmaps.show_side_by_side(
                 page,
                 simple.output,
                 "z",
-                "context vectors",
-                f"Context vectors: {simple.num_tokens} tokens × {simple.output.shape[1]} numbers.",
+                _("context vectors"),
+                _("Context vectors: {num_tokens} tokens × {shape} numbers.").format(
+                    num_tokens=simple.num_tokens, shape=simple.output.shape[1]
+                ),
             ),
             "hm_simple_context",
         ),
@@ -125,8 +141,9 @@ heatmaps.show_side_by_side(
 loops = page.call(loop_attention, page.embeddings)
 if loops is not None:
     st.success(
-        "The loops and the matrix product agree: largest difference "
-        f"{heatmaps.difference(loops[2])}.",
+        _("The loops and the matrix product agree: largest difference {difference}.").format(
+            difference=heatmaps.difference(loops[2])
+        ),
         icon=":material/check_circle:",
     )
 page_frame.finish(page)

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from translation import _
 from ui.blocks import heatmaps, page_frame
 from ui.session import cached, run_order
 from ui.specs import bars_and_curves, tables
@@ -11,19 +12,21 @@ traces = {s: page.run(scaling=s, dropout=0.0) for s in ("none", "d", "sqrt_d")}
 d_k = traces["none"].head_dim
 page_frame.show_header(
     page,
-    "4 · Scaling the scores",
-    f"Before the softmax, the scores are divided by a number. Here d_k = {d_k}, the width of "
-    "one head's keys. With no division, scores grow with d_k and the softmax saturates: one "
-    "weight near 1, the others near 0, and tiny gradients. Dividing by d_k overcorrects and "
-    "flattens every row towards uniform. Dividing by √d_k keeps the scores' spread about the "
-    "same whatever d_k is.",
+    _("4 · Scaling the scores"),
+    _(
+        "Before the softmax, the scores are divided by a number. Here d_k = {d_k}, the "
+        "width of one head's keys. With no division, scores grow with d_k and the "
+        "softmax saturates: one weight near 1, the others near 0, and tiny gradients. "
+        "Dividing by d_k overcorrects and flattens every row towards uniform. Dividing "
+        "by √d_k keeps the scores' spread about the same whatever d_k is."
+    ).format(d_k=d_k),
     result=traces["sqrt_d"],
 )
 
-st.header("On your data")
+st.header(_("On your data"))
 divisors = {s: t.scale_divisor for s, t in traces.items()}
 titles = {
-    "none": "no scaling",
+    "none": _("no scaling"),
     "d": f"÷ d_k = ÷ {page.number(divisors['d'])}",
     "sqrt_d": f"÷ √d_k = ÷ {page.number(divisors['sqrt_d'])}",
 }
@@ -38,29 +41,39 @@ query = page.query
 heads = traces["none"].num_heads
 if heads > 1:  # the charts and numbers are one head's: say which
     st.caption(
-        f"Head 1 of {heads}: every head's scores are divided by the same number, and these "
-        "charts and numbers are head 1's."
+        _(
+            "Head 1 of {heads}: every head's scores are divided by the same number, and "
+            "these charts and numbers are head 1's."
+        ).format(heads=heads)
     )
 for column, trace in zip(columns, traces.values(), strict=True):
     diagnostics = trace.diagnostics
     column.caption(
-        f"Token {query + 1}: largest weight {page.number(diagnostics.max_weight[0, query])}, "
-        f"entropy {page.number(diagnostics.entropy[0, query])} nats. "
-        f"All the scores: variance {page.number(diagnostics.scaled_score_variance)}."
+        _(
+            "Token {query}: largest weight {max_weight}, entropy {entropy} nats. All the "
+            "scores: variance {scaled_score_variance}."
+        ).format(
+            query=query + 1,
+            max_weight=page.number(diagnostics.max_weight[0, query]),
+            entropy=page.number(diagnostics.entropy[0, query]),
+            scaled_score_variance=page.number(diagnostics.scaled_score_variance),
+        )
     )
 
-st.header("On random vectors, d from 1 to 1024")
+st.header(_("On random vectors, d from 1 to 1024"))
 if not page.present:
     st.markdown(
-        "Queries and keys with independent entries of variance 1 (200 queries × 16 keys for "
-        "each d, drawn from the sidebar's seed). The variance of q·k is about d: dividing by "
-        "√d brings it back to about 1 for every d."
+        _(
+            "Queries and keys with independent entries of variance 1 (200 queries × 16 keys for "
+            "each d, drawn from the sidebar's seed). The variance of q·k is about d: dividing by "
+            "√d brings it back to about 1 for every d."
+        )
     )
 rows = page.call(cached.scaling_rows, page.settings["seed"]) or []
 LINE_CHARTS = (  # (measure, axis title, chart title, log axis)
-    ("variance", "variance of scores", "score variance", True),
-    ("max_weight", "mean largest weight", "largest softmax weight", False),
-    ("entropy", "mean entropy (nats)", "softmax entropy", False),
+    ("variance", _("variance of scores"), _("score variance"), True),
+    ("max_weight", _("mean largest weight"), _("largest softmax weight"), False),
+    ("entropy", _("mean entropy (nats)"), _("softmax entropy"), False),
 )
 for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, strict=True):
     with column:
@@ -69,31 +82,32 @@ for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, s
             y=measure,
             y_title=axis,
             title=heading,
-            description=f"{heading.capitalize()} against the key dimension d, one line each "
-            "for no scaling, ÷ d and ÷ √d.",
+            description=_(
+                "{heading} against the key dimension d, one line each for no scaling, ÷ d and ÷ √d."
+            ).format(heading=heading.capitalize()),
             log_y=log_y,
             present=page.present,
         )
         st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key=f"ch_{measure}", width="stretch")
 
-st.header("Why √d and not d? Measured at d = 512")
+st.header(_("Why √d and not d? Measured at d = 512"))
 at = {r["scaling"]: r for r in rows if r["d"] == 512}
 if at:
     uniform = float(at["none"]["uniform_entropy"])
     effects = {
-        "none": "scores too large: the softmax saturates",
-        "d": "scores too small: the softmax is nearly uniform",
-        "sqrt_d": "scores keep a unit spread: the weights still discriminate",
+        "none": _("scores too large: the softmax saturates"),
+        "d": _("scores too small: the softmax is nearly uniform"),
+        "sqrt_d": _("scores keep a unit spread: the weights still discriminate"),
     }
-    names = {"none": "no scaling", "d": "divide by d", "sqrt_d": "divide by √d"}
+    names = {"none": _("no scaling"), "d": _("divide by d"), "sqrt_d": _("divide by √d")}
     st.markdown(
         tables.markdown_table(
             [
-                "scale factor",
-                "variance of scores",
-                "mean largest weight (of 16)",
-                "entropy (uniform = " + page.number(uniform) + ")",
-                "effect",
+                _("scale factor"),
+                _("variance of scores"),
+                _("mean largest weight (of 16)"),
+                _("entropy (uniform = {uniform})").format(uniform=page.number(uniform)),
+                _("effect"),
             ],
             [
                 [
@@ -111,10 +125,12 @@ if at:
     )
 page_frame.predict(
     page,
-    "If d_k doubles, by how much does the variance of an unscaled score q·k grow?",
-    "It doubles: q·k is a sum of d_k products, each with variance 1, so the variance is d_k. "
-    "Dividing by √d_k divides the variance by d_k and brings it back to 1.",
+    _("If d_k doubles, by how much does the variance of an unscaled score q·k grow?"),
+    _(
+        "It doubles: q·k is a sum of d_k products, each with variance 1, so the variance is d_k. "
+        "Dividing by √d_k divides the variance by d_k and brings it back to 1."
+    ),
     key="scaling_variance",
-    choices=("It stays the same", "It doubles", "It grows by √2", "It quadruples"),
+    choices=(_("It stays the same"), _("It doubles"), _("It grows by √2"), _("It quadruples")),
 )
 page_frame.finish(page)

@@ -7,6 +7,7 @@ import streamlit as st
 from attention_core.experiments import dropout_average
 from attention_core.formatting import counted
 from attention_core.lessons import max_difference
+from translation import _
 from ui.blocks import heatmaps, page_frame
 from ui.session import controls, run_order, state
 
@@ -17,24 +18,32 @@ train = page.run(dropout=p, train=True)
 evaluation = page.run(dropout=p, train=False)
 page_frame.show_header(
     page,
-    "6 · Dropout on the attention weights",
-    f"During training, dropout sets each attention weight to 0 with probability p = {p:g} and "
-    f"multiplies the survivors by 1/(1−p) = {page.number(train.dropout_factor)}, so that each "
-    "weight keeps its value *on average*. The sample is drawn from the dropout seed "
-    f"({page.settings['dropout_seed']}): the same seed always drops the same cells. In "
-    "evaluation mode nothing is dropped. The sidebar's *training mode* switch chooses the "
-    "mode of every other page; this one shows both, side by side.",
+    _("6 · Dropout on the attention weights"),
+    _(
+        "During training, dropout sets each attention weight to 0 with probability p = "
+        "{p:g} and multiplies the survivors by 1/(1−p) = {dropout_factor}, so that each "
+        "weight keeps its value *on average*. The sample is drawn from the dropout seed "
+        "({seed}): the same seed always drops the same cells. In evaluation mode "
+        "nothing is dropped. The sidebar's *training mode* switch chooses the mode of "
+        "every other page; this one shows both, side by side."
+    ).format(
+        p=p,
+        dropout_factor=page.number(train.dropout_factor),
+        seed=page.settings["dropout_seed"],
+    ),
 )
 if chosen == 0:
     st.info(
-        "The dropout rate in the sidebar is 0, so this page uses p = 0.5. Move the sidebar's "
-        "slider to choose your own.",
+        _(
+            "The dropout rate in the sidebar is 0, so this page uses p = 0.5. Move the sidebar's "
+            "slider to choose your own."
+        ),
         icon=":material/info:",
     )
 st.button(
-    "New dropout sample",
+    _("New dropout sample"),
     key="new_sample",
-    help="The next dropout seed: another random choice of dropped weights.",
+    help=_("The next dropout seed: another random choice of dropped weights."),
     on_click=state.set_value,
     args=("dropout_seed", (page.settings["dropout_seed"] + 1) % 2**32),
 )
@@ -42,11 +51,13 @@ heatmaps.show_side_by_side(
     page,
     [
         (
-            heatmaps.weights_heatmap(page, evaluation, title="before dropout (evaluation)"),
+            heatmaps.weights_heatmap(page, evaluation, title=_("before dropout (evaluation)")),
             "hm_eval",
         ),
         (
-            heatmaps.weights_heatmap(page, train, title=f"training, p = {p:g} (✕ = dropped)"),
+            heatmaps.weights_heatmap(
+                page, train, title=_("training, p = {p:g} (✕ = dropped)").format(p=p)
+            ),
             "hm_train",
         ),
     ],
@@ -54,20 +65,32 @@ heatmaps.show_side_by_side(
 unchanged = max_difference(evaluation.weights_after_dropout, evaluation.weights)
 row_sums = train.diagnostics.row_sums_after_dropout[0].tolist()
 st.caption(
-    "Evaluation mode leaves the weights unchanged (largest difference "
-    f"{heatmaps.difference(unchanged)}). "
-    "Row sums in training: " + ", ".join(page.number(v) for v in row_sums) + "."
+    _(
+        "Evaluation mode leaves the weights unchanged (largest difference {difference}). "
+        "Row sums in training: {sums}."
+    ).format(
+        difference=heatmaps.difference(unchanged),
+        sums=", ".join(page.number(v) for v in row_sums),
+    )
 )
 if not page.present:
     extent = train.diagnostics.row_sum_range_after_dropout(0)  # a 0/0 row has no sum
-    span = f" (here from {page.number(extent[0])} to {page.number(extent[1])})" if extent else ""
-    st.markdown(
-        f"After dropout the rows no longer sum to 1{span}: the dropped "
-        f"weights are gone and the kept ones are multiplied by "
-        f"{page.number(train.dropout_factor)}. That is expected; it is noise for training only."
-    )
+    factor = page.number(train.dropout_factor)
+    if extent:
+        after = _(
+            "After dropout the rows no longer sum to 1 (here from {low} to {high}): the dropped "
+            "weights are gone and the kept ones are multiplied by {dropout_factor}. That is "
+            "expected; it is noise for training only."
+        ).format(low=page.number(extent[0]), high=page.number(extent[1]), dropout_factor=factor)
+    else:
+        after = _(
+            "After dropout the rows no longer sum to 1: the dropped weights are gone and the "
+            "kept ones are multiplied by {dropout_factor}. That is expected; it is noise for "
+            "training only."
+        ).format(dropout_factor=factor)
+    st.markdown(after)
 
-st.header("Averaging many samples")
+st.header(_("Averaging many samples"))
 samples = controls.widget("samples", page.settings)
 averaged = page.call(dropout_average, train.weights, p, samples, page.settings["dropout_seed"])
 if averaged is not None:
@@ -75,10 +98,16 @@ if averaged is not None:
     left, right, half = heatmaps.halves(page, heatmaps.weights_heatmap(page, train))
     with left:
         heatmap = replace(
-            heatmaps.weights_heatmap(page, train, title=f"average of {counted(samples, 'sample')}"),
+            heatmaps.weights_heatmap(
+                page,
+                train,
+                title=_("average of {samples}").format(samples=counted(samples, "sample")),
+            ),
             values=heatmaps.matrix_values(average[0]),
             dropped=None,
-            description=f"The average of {counted(samples, 'dropout sample')} of the weights.",
+            description=_("The average of {samples} of the weights.").format(
+                samples=counted(samples, "dropout sample")
+            ),
         )
         heatmaps.show_heatmap(
             page,
@@ -87,19 +116,23 @@ if averaged is not None:
             max_width=half,
         )
     with right:
-        st.metric("largest |average − weights before dropout|", page.number(gap))
+        st.metric(_("largest |average − weights before dropout|"), page.number(gap))
         st.caption(
-            "Because kept weights are scaled by 1/(1−p), the average converges to the "
-            "undropped weights as the number of samples grows."
+            _(
+                "Because kept weights are scaled by 1/(1−p), the average converges to the "
+                "undropped weights as the number of samples grows."
+            )
         )
 
 page_frame.predict(
     page,
-    f"With p = {p:g}, what is the expected value of one weight w after dropout?",
-    f"(1−p)·w/(1−p) + p·0 = w. A weight survives with probability 1−p = {1 - p:g} and is "
-    "then worth w/(1−p); otherwise it is 0. Seed 000 hard-codes nn.Dropout(p=0.5) inside "
-    "its modules whatever rate is passed in, and seed 002 nn.Dropout(0.3): see the Common "
-    "mistakes page.",
+    _("With p = {p:g}, what is the expected value of one weight w after dropout?").format(p=p),
+    _(
+        "(1−p)·w/(1−p) + p·0 = w. A weight survives with probability 1−p = {kept:g} and "
+        "is then worth w/(1−p); otherwise it is 0. Seed 000 hard-codes nn.Dropout(p=0.5) "
+        "inside its modules whatever rate is passed in, and seed 002 nn.Dropout(0.3): "
+        "see the Common mistakes page."
+    ).format(kept=1 - p),
     key="dropout_expectation",
     choices=("w", "(1−p)·w", "w/(1−p)", "0"),
 )

@@ -6,6 +6,7 @@ from attention_core import run_attention
 from attention_core.knobs.table import PARAMS
 from attention_core.lessons import several_heads
 from attention_core.reference import MATCH_TOLERANCE, check_against_torch
+from translation import _
 from ui.blocks import heatmaps, page_frame
 from ui.session import run_order
 from ui.specs import heatmap_chart, tables
@@ -16,42 +17,57 @@ trace = page.call(run_attention, page.embeddings, config) if config is not None 
 trace = trace or page.trace
 page_frame.show_header(
     page,
-    "7 · Multi-head attention",
-    "Each head runs the same attention on its own slice of the queries, keys and values, so "
-    "each can attend to different tokens. Switch the layout under *More settings* in the "
-    "sidebar: one wide projection cut into heads (the book's MultiHeadAttention), or "
-    "independent heads put side by side (the book's MultiHeadAttentionWrapper).",
+    _("7 · Multi-head attention"),
+    _(
+        "Each head runs the same attention on its own slice of the queries, keys and values, so "
+        "each can attend to different tokens. Switch the layout under *More settings* in the "
+        "sidebar: one wide projection cut into heads (the book's MultiHeadAttention), or "
+        "independent heads put side by side (the book's MultiHeadAttentionWrapper)."
+    ),
     result=trace,
 )
 if page.config.heads == 1 and trace.num_heads > 1:
     widened = trace.config.d_out != page.config.d_out
-    st.info(
-        f"The sidebar has 1 head; this page shows {trace.num_heads} heads with d_out = "
-        f"{trace.config.d_out}"
-        + (f" (the sidebar's d_out {page.config.d_out} cannot be split in two)" if widened else "")
-        + ". Choose heads in the sidebar to see your own.",
-        icon=":material/info:",
-    )
+    if widened:
+        shown = _(
+            "The sidebar has 1 head; this page shows {num_heads} heads with d_out = {d_out} "
+            "(the sidebar's d_out {sidebar_d_out} cannot be split in two). Choose heads in the "
+            "sidebar to see your own."
+        ).format(
+            num_heads=trace.num_heads, d_out=trace.config.d_out, sidebar_d_out=page.config.d_out
+        )
+    else:
+        shown = _(
+            "The sidebar has 1 head; this page shows {num_heads} heads with d_out = {d_out}. "
+            "Choose heads in the sidebar to see your own."
+        ).format(num_heads=trace.num_heads, d_out=trace.config.d_out)
+    st.info(shown, icon=":material/info:")
 elif trace.num_heads == 1:
     st.info(
-        f"Without projections the heads must divide the embedding width, and no number of "
-        f"heads from 2 to {int(PARAMS['heads'].limits()[1])} divides this matrix's "
-        f"{trace.inputs.shape[1]} numbers per token: "
-        "one head is all there is.",
+        _(
+            "Without projections the heads must divide the embedding width, and no number of "
+            "heads from 2 to {most} divides this matrix's {width} numbers per token: one "
+            "head is all there is."
+        ).format(most=int(PARAMS["heads"].limits()[1]), width=trace.inputs.shape[1]),
         icon=":material/info:",
     )
 labels = page.labels
-st.header("One weights heatmap per head")
+st.header(_("One weights heatmap per head"))
 heatmaps.show_side_by_side(
     page,
     [
-        (heatmaps.weights_heatmap(page, trace, head, title=f"head {head + 1}"), f"hm_head_{head}")
+        (
+            heatmaps.weights_heatmap(
+                page, trace, head, title=_("head {number}").format(number=head + 1)
+            ),
+            f"hm_head_{head}",
+        )
         for head in range(trace.num_heads)
     ],
     per_row=min(trace.num_heads, 4),
 )
 
-st.header("Merge the heads, then mix them")
+st.header(_("Merge the heads, then mix them"))
 width = trace.context.shape[1]
 head_dim = trace.head_dim
 merged_names = [f"h{c // head_dim + 1}·{c % head_dim + 1}" for c in range(width)]
@@ -62,8 +78,10 @@ heatmaps.show_heatmap(
         labels,
         merged_names,
         kind="values",
-        title="the heads' outputs side by side",
-        description=f"The {trace.num_heads} heads' outputs side by side: {width} numbers.",
+        title=_("the heads' outputs side by side"),
+        description=_("The {num_heads} heads' outputs side by side: {width} numbers.").format(
+            num_heads=trace.num_heads, width=width
+        ),
     ),
     "hm_merged",
 )
@@ -74,15 +92,19 @@ if trace.W_out is not None:
             page,
             trace.output,
             "z",
-            "output = heads · W_out",
-            f"The output after the output projection: {width} numbers per token.",
+            _("output = heads · W_out"),
+            _("The output after the output projection: {width} numbers per token.").format(
+                width=width
+            ),
         ),
         "hm_output",
     )
 else:
     st.caption(
-        f"No output projection (“{PARAMS['out_proj'].label}” is none under More settings): "
-        "the output is the heads side by side."
+        _(
+            "No output projection (“{label}” is none under More settings): the output is the "
+            "heads side by side."
+        ).format(label=_(PARAMS["out_proj"].label))
     )
 heatmaps.show_heatmap(
     page,
@@ -91,31 +113,35 @@ heatmaps.show_heatmap(
         labels,
         labels,
         kind="weights",
-        title="weights averaged over heads (what nn.MultiheadAttention returns)",
-        description="The attention weights averaged over the heads.",
+        title=_("weights averaged over heads (what nn.MultiheadAttention returns)"),
+        description=_("The attention weights averaged over the heads."),
         scale=page.settings["weight_scale"],
     ),
     "hm_mean",
 )
 
-st.header("Checked live against PyTorch")
+st.header(_("Checked live against PyTorch"))
 check = page.call(check_against_torch, trace)
 if check is not None:
     copied_reason = check.mha_reason or (
-        "" if check.mha_copied_max_diff is not None else "needs d_in ≤ d_out to copy the weights"
+        "" if check.mha_copied_max_diff is not None else _("needs d_in ≤ d_out to copy the weights")
     )
     rows = [
-        ("F.scaled_dot_product_attention, per head", check.sdpa_max_diff, check.sdpa_reason),
-        ("nn.MultiheadAttention, our weights copied in", check.mha_copied_max_diff, copied_reason),
+        (_("F.scaled_dot_product_attention, per head"), check.sdpa_max_diff, check.sdpa_reason),
         (
-            "nn.MultiheadAttention, identity bypass (seed 001)",
+            _("nn.MultiheadAttention, our weights copied in"),
+            check.mha_copied_max_diff,
+            copied_reason,
+        ),
+        (
+            _("nn.MultiheadAttention, identity bypass (seed 001)"),
             check.mha_bypass_max_diff,
             check.mha_reason,
         ),
     ]
     st.markdown(
         tables.markdown_table(
-            ["reference", "largest difference", "result"],
+            [_("reference"), _("largest difference"), _("result")],
             [
                 [
                     name,
@@ -129,18 +155,22 @@ if check is not None:
     )
 if not page.present:
     st.markdown(
-        "The identity bypass is seed 001's trick: set nn.MultiheadAttention's input projection "
-        "to three stacked identity matrices and feed it our own queries, keys and values, so "
-        "that only the attention itself is compared. nn.MultiheadAttention's boolean mask "
-        "means *may not attend*, the opposite of F.scaled_dot_product_attention's."
+        _(
+            "The identity bypass is seed 001's trick: set nn.MultiheadAttention's input projection "
+            "to three stacked identity matrices and feed it our own queries, keys and values, so "
+            "that only the attention itself is compared. nn.MultiheadAttention's boolean mask "
+            "means *may not attend*, the opposite of F.scaled_dot_product_attention's."
+        )
     )
 page_frame.predict(
     page,
-    "Is the head-averaged weights matrix the attention of any single head?",
-    "No. It is only a summary: each head mixes its own value slice with its own weights, and "
-    "the output projection then mixes the heads. Averaging the weights loses which head "
-    "attended where.",
+    _("Is the head-averaged weights matrix the attention of any single head?"),
+    _(
+        "No. It is only a summary: each head mixes its own value slice with its own weights, and "
+        "the output projection then mixes the heads. Averaging the weights loses which head "
+        "attended where."
+    ),
     key="multihead_average",
-    choices=("Yes, of the first head", "No, it is only a summary"),
+    choices=(_("Yes, of the first head"), _("No, it is only a summary")),
 )
 page_frame.finish(page)

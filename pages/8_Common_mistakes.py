@@ -4,47 +4,60 @@ import streamlit as st
 
 from attention_core import run_attention
 from attention_core.lessons import common_mistakes, mistakes_baseline
+from translation import N_, _
 from ui.blocks import heatmaps, page_frame
 from ui.session import run_order
 from ui.specs import heatmap_chart
 
 MISTAKES = {
     "sqrt_d_in": (
-        "Scaling by √d_in instead of √d_k",
-        "Seed 000's first class divides by the square root of the *input* width. The scale must "
-        "follow the keys' width d_k, which is what the dot products sum over.",
+        N_("Scaling by √d_in instead of √d_k"),
+        N_(
+            "Seed 000's first class divides by the square root of the *input* width. The scale "
+            "must follow the keys' width d_k, which is what the dot products sum over."
+        ),
     ),
     "num_tokens": (
-        "Dividing by the number of tokens",
-        "Seed 000's masked example divides the scores by keys.shape[0], the number of tokens, "
-        "instead of by √d_k (keys.shape[-1]). The length of a row has nothing to do with the "
-        "size of a dot product, and with more tokens the weights wash out towards uniform.",
+        N_("Dividing by the number of tokens"),
+        N_(
+            "Seed 000's masked example divides the scores by keys.shape[0], the number of tokens, "
+            "instead of by √d_k (keys.shape[-1]). The length of a row has nothing to do with the "
+            "size of a dot product, and with more tokens the weights wash out towards uniform."
+        ),
     ),
     "hardcoded_dropout": (
-        "A dropout rate hard-coded instead of the argument",
-        "Seed 000's attention modules take a dropout argument and ignore it, building "
-        "nn.Dropout(p=0.5); seed 002's module builds nn.Dropout(0.3) and takes no rate at all. "
-        "Either way, asking for dropout 0 still drops weights in training. Take the rate as an "
-        "argument and use it.",
+        N_("A dropout rate hard-coded instead of the argument"),
+        N_(
+            "Seed 000's attention modules take a dropout argument and ignore it, building "
+            "nn.Dropout(p=0.5); seed 002's module builds nn.Dropout(0.3) and takes no rate at all. "
+            "Either way, asking for dropout 0 still drops weights in training. Take the rate as an "
+            "argument and use it."
+        ),
     ),
     "multiply_mask": (
-        "Masking by multiplying the scores before softmax",
-        "Seed 002 multiplies the scores by the 0/1 causal mask, so a hidden score becomes 0, "
-        "not −∞. With softmax after it, as here, e⁰ = 1 and future tokens keep weight (seed "
-        "002 divides by the row sum instead: see the next mistake). Fill hidden scores with −∞ "
-        "(or zero the weights after softmax and renormalise).",
+        N_("Masking by multiplying the scores before softmax"),
+        N_(
+            "Seed 002 multiplies the scores by the 0/1 causal mask, so a hidden score becomes 0, "
+            "not −∞. With softmax after it, as here, e⁰ = 1 and future tokens keep weight (seed "
+            "002 divides by the row sum instead: see the next mistake). Fill hidden scores with −∞ "
+            "(or zero the weights after softmax and renormalise)."
+        ),
     ),
     "sum_normalise": (
-        "Normalising by the sum instead of softmax",
-        "Dividing scores by their row sum gives weights that sum to 1 only on paper: negative "
-        "scores give negative weights and a row summing to nearly 0 explodes (seed 002 prints "
-        "−12.66). Softmax is always positive and stable.",
+        N_("Normalising by the sum instead of softmax"),
+        N_(
+            "Dividing scores by their row sum gives weights that sum to 1 only on paper: negative "
+            "scores give negative weights and a row summing to nearly 0 explodes (seed 002 prints "
+            "−12.66). Softmax is always positive and stable."
+        ),
     ),
     "wrong_module": (
-        "Printing the wrong module's output",
-        "Seed 000 builds SelfAttentionV2 and then prints sa_V1(inputs), so the “V2” numbers it "
-        "shows are V1's. Here: the output of the other initialisation (torch.rand vs nn.Linear) "
-        "beside the one you configured.",
+        N_("Printing the wrong module's output"),
+        N_(
+            "Seed 000 builds SelfAttentionV2 and then prints sa_V1(inputs), so the “V2” numbers "
+            "it shows are V1's. Here: the output of the other initialisation (torch.rand vs "
+            "nn.Linear) beside the one you configured."
+        ),
     ),
 }
 
@@ -53,10 +66,12 @@ runs = page.call(common_mistakes, page.embeddings, page.config) or []
 labels = page.labels
 page_frame.show_header(
     page,
-    "8 · Common mistakes, live",
-    "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
-    "runs here on your matrix and settings (with one head), beside the correct version, with "
-    "the difference in the third heatmap: blue and orange cells are where they disagree.",
+    _("8 · Common mistakes, live"),
+    _(
+        "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
+        "runs here on your matrix and settings (with one head), beside the correct version, with "
+        "the difference in the third heatmap: blue and orange cells are where they disagree."
+    ),
     result=page.call(run_attention, page.embeddings, mistakes_baseline(page.config)),
 )
 for index, run in enumerate(runs):
@@ -64,16 +79,20 @@ for index, run in enumerate(runs):
     # The label is part of an expander's identity: it stays the same when the numbers change,
     # so an open mistake stays open while the learner moves a control.
     with st.expander(
-        f"{index + 1}. {title}", expanded=index == 0, key=f"mistake_{run.key}", on_change="rerun"
+        f"{index + 1}. {_(title)}", expanded=index == 0, key=f"mistake_{run.key}", on_change="rerun"
     ) as section:
         if not section.open:
             continue
         st.markdown(
-            f"The weights differ by up to **{page.number(run.max_weight_diff)}** (mistake − "
-            f"correct, below); the context vectors by up to **{page.number(run.max_diff)}**."
+            _(
+                "The weights differ by up to **{max_weight_diff}** (mistake − correct, below); "
+                "the context vectors by up to **{max_diff}**."
+            ).format(
+                max_weight_diff=page.number(run.max_weight_diff), max_diff=page.number(run.max_diff)
+            )
         )
         if not page.present:
-            st.markdown(explanation)
+            st.markdown(_(explanation))
         heatmaps.show_side_by_side(
             page,
             [
@@ -84,21 +103,23 @@ for index, run in enumerate(runs):
                         labels,
                         kind=kind,
                         title=name,
-                        description=f"{name.capitalize()}: weights, {len(labels)} × {len(labels)}.",
+                        description=_("{name}: weights, {count} × {count}.").format(
+                            name=name[:1].upper() + name[1:], count=len(labels)
+                        ),
                         scale=page.settings["weight_scale"],
                         legend=legend,
                     ),
                     f"hm_{suffix}_{run.key}",
                 )
                 for matrix, kind, name, suffix, legend in (
-                    (run.wrong_weights, "weights", "the mistake", "wrong", ""),
-                    (run.right_weights, "weights", "correct", "right", ""),
+                    (run.wrong_weights, "weights", _("the mistake"), "wrong", ""),
+                    (run.right_weights, "weights", _("correct"), "right", ""),
                     (
                         run.weight_difference,
                         "difference",
-                        "mistake − correct",
+                        _("mistake − correct"),
                         "delta",
-                        "mistake − correct",
+                        _("mistake − correct"),
                     ),
                 )
             ],
@@ -106,11 +127,13 @@ for index, run in enumerate(runs):
         )
 page_frame.predict(
     page,
-    "Which of these mistakes would a unit test that only checks output shapes catch?",
-    "None of them: every wrong version returns tensors of exactly the right shape. Only tests "
-    "that compare numbers (with known values, or against torch.nn.functional."
-    "scaled_dot_product_attention) catch them, which is how this app's core is tested.",
+    _("Which of these mistakes would a unit test that only checks output shapes catch?"),
+    _(
+        "None of them: every wrong version returns tensors of exactly the right shape. Only tests "
+        "that compare numbers (with known values, or against torch.nn.functional."
+        "scaled_dot_product_attention) catch them, which is how this app's core is tested."
+    ),
     key="mistakes_shapes",
-    choices=("All of them", "Some of them", "None of them"),
+    choices=(_("All of them"), _("Some of them"), _("None of them")),
 )
 page_frame.finish(page)

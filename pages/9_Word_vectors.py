@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attention_core.embeddings import display_labels
+from translation import _
 from ui import safe
 from ui.blocks import heatmaps, page_frame, sentences
 from ui.session import cached, controls, run_order
@@ -17,7 +18,7 @@ def vector_table(vector: list[float]) -> str:
     column (measured in Chromium)."""
     per_row = 10 if page.decimals + page.present <= 3 else 5
     return tables.markdown_table(
-        ["numbers", *(f"+{j}" for j in range(1, per_row + 1))],
+        [_("numbers"), *(f"+{j}" for j in range(1, per_row + 1))],
         [
             [f"{i + 1}–{i + per_row}", *(page.number(v) for v in vector[i : i + per_row])]
             for i in range(0, len(vector), per_row)
@@ -28,48 +29,63 @@ def vector_table(vector: list[float]) -> str:
 
 page_frame.show_header(
     page,
-    "9 · Real word vectors",
-    "The toy matrices stand in for what training learns. Here every word is a real GloVe "
-    "vector (50 numbers, trained on 6 billion words of Wikipedia and news). As in seed 001, "
-    "attention needs no trainable weights yet: the weights are the words' cosine "
-    "similarities, or softmax(X Xᵀ / √50), and each word's new **contextual** vector is the "
-    "weighted sum of all the words' vectors. The same word, *ship*, gets a different vector "
-    "in each sentence.",
+    _("9 · Real word vectors"),
+    _(
+        "The toy matrices stand in for what training learns. Here every word is a real GloVe "
+        "vector (50 numbers, trained on 6 billion words of Wikipedia and news). As in seed 001, "
+        "attention needs no trainable weights yet: the weights are the words' cosine "
+        "similarities, or softmax(X Xᵀ / √50), and each word's new **contextual** vector is the "
+        "weighted sum of all the words' vectors. The same word, *ship*, gets a different vector "
+        "in each sentence."
+    ),
 )
 left, right = st.columns([3, 1])
 with left:
     sentence = controls.widget("sentence", page.settings)
 with right:
     word = controls.widget("word", page.settings)
-glove = page.call(cached.glove_sentence, sentence)
+with st.spinner(_(cached.GLOVE_SENTENCE_SPINNER)):
+    glove = page.call(cached.glove_sentence, sentence)
 if glove is not None:
     words = list(glove.words)
     labels = display_labels(words)
     if glove.unknown:
         st.info(
             safe.sentence(
-                "Not in GloVe's 400 000 words, so left out: "
-                + ", ".join(safe.md(w, 30) for w in glove.unknown)
+                _("Not in GloVe's 400 000 words, so left out: {words}").format(
+                    words=", ".join(safe.md(w, 30) for w in glove.unknown)
+                )
             ),
             icon=":material/info:",
         )
-    sentences.show_cut(glove.found, "words found in GloVe")
+    sentences.show_cut(glove.found, _("words found in GloVe"))
     focus = glove.focus_index(word)
     if word.strip().lower() not in words:
         st.info(
             safe.sentence(
-                f"{safe.md(word, 30)} is not among the known words of this sentence; "
-                f"focusing on {safe.md(words[focus], 30)}"
+                _(
+                    "{word} is not among the known words of this sentence; focusing on {focus}"
+                ).format(word=safe.md(word, 30), focus=safe.md(words[focus], 30))
             ),
             icon=":material/info:",
         )
     size = len(words)
-    st.header(f"The vector of {safe.md(words[focus], 30)}")
+    st.header(_("The vector of {word}").format(word=safe.md(words[focus], 30)))
     vector = glove.embeddings.values[focus].tolist()
     st.markdown(vector_table(vector))
     for trace, title, key, describe in (
-        (glove.cosine, "cosine similarity as weights", "hm_glove_cos", "Cosine similarity"),
-        (glove.softmax, "softmax(X Xᵀ / √50)", "hm_glove_soft", "Scaled softmax weights"),
+        (
+            glove.cosine,
+            _("cosine similarity as weights"),
+            "hm_glove_cos",
+            _("Cosine similarity of the {size} words, each against each."),
+        ),
+        (
+            glove.softmax,
+            "softmax(X Xᵀ / √50)",
+            "hm_glove_soft",
+            _("Scaled softmax weights of the {size} words, each against each."),
+        ),
     ):
         heatmaps.show_heatmap(
             page,
@@ -79,32 +95,35 @@ if glove is not None:
                 labels,
                 kind="weights",
                 title=title,
-                description=f"{describe} of the {size} words, each against each.",
+                description=describe.format(size=size),
                 scale=page.settings["weight_scale"],
             ),
             key,
         )
-    st.header(f"The new contextual vector of {safe.md(words[focus], 30)}")
+    st.header(_("The new contextual vector of {word}").format(word=safe.md(words[focus], 30)))
     context = glove.softmax.context[focus].tolist()
     st.markdown(vector_table(context))
 
-st.header("Seed 001's numbers, recomputed")
+st.header(_("Seed 001's numbers, recomputed"))
 if not page.present:
     st.markdown(
-        "Every tensor seed 001 prints for the two “ship” sentences, beside this app's, to the "
-        "precision it was printed with:"
+        _(
+            "Every tensor seed 001 prints for the two “ship” sentences, beside this app's, to the "
+            "precision it was printed with:"
+        )
     )
-checks = page.call(cached.seed001) or []
+with st.spinner(_(cached.SEED001_SPINNER)):
+    checks = page.call(cached.seed001) or []
 rows_of = {
     "attn_cos_weights(X_o)[6]": (
-        "Odyssey: cosine row of ship",
+        _("Odyssey: cosine row of ship"),
         "I must go back to my ship and to my crew",
     ),
     "attn_weights_o[6]": (
-        "Odyssey: softmax row of ship",
+        _("Odyssey: softmax row of ship"),
         "I must go back to my ship and to my crew",
     ),
-    "attn_weights_a[3]": ("Amazon: softmax row of ship", "We process and ship your order"),
+    "attn_weights_a[3]": (_("Amazon: softmax row of ship"), "We process and ship your order"),
 }
 for check in checks:
     if check.printed_as not in rows_of:
@@ -114,7 +133,7 @@ for check in checks:
     st.markdown(f"**{title}** (`{check.printed_as}`)")
     st.markdown(
         tables.markdown_table(
-            ["word", "seed 001 prints", "ours", "match"],
+            [_("word"), _("seed 001 prints"), _("ours"), _("match")],
             [
                 [name, page.number(p), page.number(o), "✓" if abs(p - o) <= t else "✗"]
                 for name, p, o, t in zip(
@@ -129,9 +148,14 @@ for check in checks:
     )
 st.markdown(
     tables.markdown_table(
-        ["seed 001 prints", "ours", "largest difference", "match"],
+        [_("seed 001 prints"), _("ours"), _("largest difference"), _("match")],
         [
-            [c.printed_as, c.ours_as, heatmaps.difference(c.max_diff), "✓" if c.matches else "✗"]
+            [
+                c.printed_as,
+                _(c.ours_as),
+                heatmaps.difference(c.max_diff),
+                "✓" if c.matches else "✗",
+            ]
             for c in checks
         ],
         labelled_rows=False,
@@ -139,11 +163,13 @@ st.markdown(
 )
 page_frame.predict(
     page,
-    "In which sentence does “ship” keep more of its own vector, and why?",
-    "In the Amazon sentence (weight 0.78 on itself, against 0.55 in the Odyssey sentence): "
-    "there its neighbours (we, process, your, order) are far from it, so softmax gives them "
-    "little weight; in the Odyssey sentence “crew” is close to “ship” and takes 0.13.",
+    _("In which sentence does “ship” keep more of its own vector, and why?"),
+    _(
+        "In the Amazon sentence (weight 0.78 on itself, against 0.55 in the Odyssey sentence): "
+        "there its neighbours (we, process, your, order) are far from it, so softmax gives them "
+        "little weight; in the Odyssey sentence “crew” is close to “ship” and takes 0.13."
+    ),
     key="glove_ship",
-    choices=("The Amazon sentence", "The Odyssey sentence", "The same in both"),
+    choices=(_("The Amazon sentence"), _("The Odyssey sentence"), _("The same in both")),
 )
 page_frame.finish(page)

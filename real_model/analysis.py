@@ -11,6 +11,7 @@ from attention_core import AttentionConfig, AttentionInputError, Embeddings, run
 from attention_core.knobs.table import SENTENCE_TOKENS
 from attention_core.trace import AttentionTrace
 from real_model.loader import LoadedModel
+from translation import _
 
 HEAD_TOLERANCE = 1e-5  # float32 recomputation: MiniLM heads agree to ~4e-7
 SIMPLIFIED = AttentionConfig(init="identity", scaling="sqrt_d")  # seed 001's self-attention
@@ -72,7 +73,11 @@ def compare_word(
     for sentence in (sentence_a, sentence_b):
         tokens, batch = encode(loaded, sentence)
         if word not in tokens:
-            raise AttentionInputError(f"“{word}” is not one of the model's tokens in “{sentence}”")
+            raise AttentionInputError(
+                _("“{word}” is not one of the model's tokens in “{sentence}”").format(
+                    word=word, sentence=sentence
+                )
+            )
         index = tokens.index(word)
         contextual.append(_run(loaded, batch).last_hidden_state[0, index])
         embeddings = noncontextual_embeddings(loaded, sentence)

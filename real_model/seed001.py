@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import torch
 
 from real_model.glove_attention import GloveAttention, glove_attention
+from translation import N_
 
 ODYSSEY = "I must go back to my ship and to my crew"  # Odyssey, book I
 AMAZON = "We process and ship your order"
@@ -147,8 +148,8 @@ SOFTMAX_TABLE_A = _table(
 class SeedCheck:
     """One printed tensor of seed 001 beside ours, with the printed precision as tolerance."""
 
-    printed_as: str
-    ours_as: str
+    printed_as: str  # code, as the seed prints it
+    ours_as: str  # English words, marked for the catalog: shown as ``_(check.ours_as)``
     printed: torch.Tensor
     ours: torch.Tensor
     tolerance: torch.Tensor  # same shape as ``printed``
@@ -185,76 +186,84 @@ def seed001_checks(
     return [
         _check(
             "embeddings_dict['ship']",
-            "GloVe vector of ship",
+            N_("GloVe vector of ship"),
             SHIP_VECTOR,
             odyssey.embeddings.values[SHIP_O],
             "4",
         ),
         _check(
             "X_o[0][:10]",
-            "GloVe vector of i, first 10",
+            N_("GloVe vector of i, first 10"),
             X_O_FIRST_ROW_START,
             odyssey.embeddings.values[0, :10],
             "significant",
         ),
         _check(
             "attn_cos_weights(X_o)[6]",
-            "cosine weights, row ship",
+            N_("cosine weights, row ship"),
             COSINE_ROW_SHIP_O,
             o_cos.weights[0, SHIP_O],
             "4",
         ),
         _check(
             "(attn_cos_weights(X_o) @ X_o)[6]",
-            "cosine context, ship",
+            N_("cosine context, ship"),
             COSINE_CONTEXT_SHIP_O,
             o_cos.context[SHIP_O],
             "significant",
         ),
         _check(
             "attn_weights_o[6]",
-            "softmax weights, row ship",
+            N_("softmax weights, row ship"),
             SOFTMAX_ROW_SHIP_O,
             o_soft.weights[0, SHIP_O],
             "4",
         ),
         _check(
             "self_attention_output_o[6]",
-            "contextual vector of ship",
+            N_("contextual vector of ship"),
             CONTEXT_SHIP_O,
             o_soft.context[SHIP_O],
             "4",
         ),
         _check(
             "attn_weights_a[3]",
-            "softmax weights, row ship",
+            N_("softmax weights, row ship"),
             SOFTMAX_ROW_SHIP_A,
             a_soft.weights[0, SHIP_A],
             "4",
         ),
         _check(
             "attention_output_a[3]",
-            "contextual vector of ship",
+            N_("contextual vector of ship"),
             CONTEXT_SHIP_A,
             a_soft.context[SHIP_A],
             "4",
         ),
         _check(
-            "print_cos_weights(words_o)", "cosine weights", COSINE_TABLE_O, o_cos.weights[0], "2"
+            "print_cos_weights(words_o)",
+            N_("cosine weights"),
+            COSINE_TABLE_O,
+            o_cos.weights[0],
+            "2",
         ),
         _check(
-            "print_cos_weights(words_a)", "cosine weights", COSINE_TABLE_A, a_cos.weights[0], "2"
+            "print_cos_weights(words_a)",
+            N_("cosine weights"),
+            COSINE_TABLE_A,
+            a_cos.weights[0],
+            "2",
         ),
         _check(
             "print_attn_weights(words_o)",
-            "softmax weights",
+            N_("softmax weights"),
             SOFTMAX_TABLE_O,
             o_soft.weights[0],
             "2",
         ),
         _check(
             "print_attn_weights(words_a)",
-            "softmax weights",
+            N_("softmax weights"),
             SOFTMAX_TABLE_A,
             a_soft.weights[0],
             "2",

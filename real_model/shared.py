@@ -3,7 +3,8 @@
 Streamlit's ``st.cache_resource`` does not remember exceptions, so a page wrapping
 ``load_model`` in it would try again (and wait again) on every rerun of every session. This
 cache remembers the failure's message once per process; ``forget_model`` clears it for a
-*Retry* button.
+*Retry* button. The message is kept as a ``Message`` (its English text and values), so each
+session reads it in its own language.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import threading
 
 from real_model import loader
+from real_model.files import Message
 from real_model.loader import LoadedModel, ModelLoadError
 
 _lock = threading.Lock()
-_results: dict[str, LoadedModel | str] = {}  # source -> the model, or why it failed
+_results: dict[str, LoadedModel | Message | str] = {}  # source -> the model, or why it failed
 
 
 def shared_model(source: str | None = None) -> LoadedModel:
@@ -32,9 +34,11 @@ def shared_model(source: str | None = None) -> LoadedModel:
             try:
                 _results[key] = loader.load_model(key)
             except ModelLoadError as error:
-                _results[key] = str(error)  # the message only: no traceback kept alive
+                # The message only (no traceback kept alive), still to be put in words.
+                message = error.args[0] if len(error.args) == 1 else None
+                _results[key] = message if isinstance(message, Message) else str(error)
         result = _results[key]
-    if isinstance(result, str):
+    if not isinstance(result, LoadedModel):
         raise ModelLoadError(result)
     return result
 
@@ -44,7 +48,7 @@ def remembered_failure(source: str | None = None) -> str | None:
     key = loader.model_source() if source is None else source
     with _lock:
         result = _results.get(key)
-    return result if isinstance(result, str) else None
+    return None if result is None or isinstance(result, LoadedModel) else str(result)
 
 
 def forget_model(source: str | None = None) -> None:

@@ -26,6 +26,7 @@ from attention_core.knobs.settings import (
 from attention_core.knobs.settle import settle
 from attention_core.knobs.table import DEFAULTS, PARAMS
 from attention_core.knobs.text import echo
+from translation import _
 
 
 def read_params(
@@ -53,13 +54,20 @@ def read_params(
     for name, given in raw.items():
         param = PARAMS.get(name)
         if param is None or param.scope not in scopes:
-            notices.append(Notice(name, f"{echo(name)} is not a setting; ignored"))
+            notices.append(
+                Notice(name, _("{name} is not a setting; ignored").format(name=echo(name)))
+            )
             continue
         if not given:
             continue
         if len(given) > 1:
             notices.append(
-                Notice(name, f"{name} is given {len(given)} times; the last one is used")
+                Notice(
+                    name,
+                    _("{name} is given {count} times; the last one is used").format(
+                        name=name, count=len(given)
+                    ),
+                )
             )
         texts[name] = given[-1]
     for name, text in texts.items():
@@ -97,7 +105,8 @@ def _read_matrix(
         try:
             rows = PARAMS["x"].parse(texts["x"])
         except AttentionInputError as error:
-            notices.append(Notice("x", f"{PARAMS['x'].label}: {error}", "the preset's matrix"))
+            problem = f"{_(PARAMS['x'].label)}: {error}"  # the label, as a notice strips it
+            notices.append(Notice("x", problem, _("the preset's matrix")))
     default_tokens = (
         preset_tokens
         if len(preset_tokens) == len(rows) and values["preset"] != "random"
@@ -109,15 +118,16 @@ def _read_matrix(
         tokens = PARAMS["tokens"].parse(texts["tokens"])
     except AttentionInputError as error:
         notices.append(
-            Notice("tokens", f"{PARAMS['tokens'].label}: {error}", _labels(default_tokens))
+            Notice("tokens", f"{_(PARAMS['tokens'].label)}: {error}", _labels(default_tokens))
         )
         return default_tokens, rows
     if len(tokens) != len(rows):
         notices.append(
             Notice(
                 "tokens",
-                f"{counted(len(tokens), 'token label')} for {counted(len(rows), 'row')} of the "
-                "matrix",
+                _("{labels} for {rows} of the matrix").format(
+                    labels=counted(len(tokens), "token label"), rows=counted(len(rows), "row")
+                ),
                 _labels(default_tokens),
             )
         )

@@ -17,6 +17,7 @@ from attention_core.knobs.text import (
     parse_number,
     parse_tokens,
 )
+from translation import _
 
 MAX_TOKENS = 12  # rows of a typed matrix: the editor, a link and the command line alike
 MAX_DIMS = 16  # columns of a typed matrix
@@ -60,13 +61,13 @@ class Param:
     unset: str = "none"  # what a missing value (default None) means, in a notice's "using …"
 
     def choice_label(self, choice: Any) -> str:
-        """The learner's words for one choice (the choice itself if it has none)."""
+        """The learner's words for one choice, translated (the choice itself if it has none)."""
         if choice in self.choices and self.choice_labels:
-            return self.choice_labels[self.choices.index(choice)]
+            return _(self.choice_labels[self.choices.index(choice)])
         if self.kind == "int" and self.choice_labels and self.low is not None:
             index = int(choice) - int(self.low)
             if 0 <= index < len(self.choice_labels):
-                return f"{choice} · {self.choice_labels[index]}"
+                return f"{choice} · {_(self.choice_labels[index])}"
         return str(choice)
 
     def matters(self, values: Mapping[str, Any]) -> bool:
@@ -105,11 +106,13 @@ class Param:
         if self.kind == "matrix":
             return parse_matrix(text, int(self.high or MAX_TOKENS), MAX_DIMS)
         if self.kind == "text":
-            return check_text(text, f"{self.name}: it", int(self.high or 200))
+            return check_text(text, f"{self.name}: " + _("it"), int(self.high or 200))
         cleaned = text.strip()
         if cleaned not in self.choices:
             raise AttentionInputError(
-                f"{self.name} must be one of {', '.join(self.choices)}, not {echo(cleaned)}"
+                _("{name} must be one of {choices}, not {value}").format(
+                    name=self.name, choices=", ".join(self.choices), value=echo(cleaned)
+                )
             )
         return cleaned
 
@@ -117,36 +120,56 @@ class Param:
         """Validate a typed value (a program's, or a widget's); returns it, normalised."""
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise AttentionInputError(f"{self.name} must be a whole number, not {value!r}")
+                raise AttentionInputError(
+                    _("{name} must be a whole number, not {value}").format(
+                        name=self.name, value=repr(value)
+                    )
+                )
             low, high = self.limits()
             if not low <= value <= high:
                 raise AttentionInputError(
-                    f"{self.name} must be between {int(low)} and {int(high)}, not {value}"
+                    _("{name} must be between {low} and {high}, not {value}").format(
+                        name=self.name, low=int(low), high=int(high), value=value
+                    )
                 )
             return value
         if self.kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise AttentionInputError(f"{self.name} must be a number, not {value!r}")
+                raise AttentionInputError(
+                    _("{name} must be a number, not {value}").format(
+                        name=self.name, value=repr(value)
+                    )
+                )
             low, high = self.limits()
             if not low <= float(value) <= high:  # also refuses NaN
                 raise AttentionInputError(
-                    f"{self.name} must be between {low:g} and {high:g}, not {value}"
+                    _("{name} must be between {low} and {high}, not {value}").format(
+                        name=self.name, low=f"{low:g}", high=f"{high:g}", value=value
+                    )
                 )
             return float(value)
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise AttentionInputError(f"{self.name} must be true or false, not {value!r}")
+                raise AttentionInputError(
+                    _("{name} must be true or false, not {value}").format(
+                        name=self.name, value=repr(value)
+                    )
+                )
             return value
         if self.kind == "choice":
             if value not in self.choices and value not in self.internal:
                 raise AttentionInputError(
-                    f"{self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+                    _("{name} must be one of {choices}, not {value}").format(
+                        name=self.name, choices=", ".join(self.choices), value=repr(value)
+                    )
                 )
             return value
         if self.kind == "text":
             if not isinstance(value, str):
-                raise AttentionInputError(f"{self.name} must be text, not {value!r}")
-            return check_text(value, f"{self.name}: it", int(self.high or 200))
+                raise AttentionInputError(
+                    _("{name} must be text, not {value}").format(name=self.name, value=repr(value))
+                )
+            return check_text(value, f"{self.name}: " + _("it"), int(self.high or 200))
         return value
 
     def to_text(self, value: Any) -> str:

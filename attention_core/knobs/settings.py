@@ -14,6 +14,7 @@ from attention_core.config import AttentionConfig, Matrix
 from attention_core.embeddings import Embeddings, make_embeddings, preset_embeddings
 from attention_core.errors import AttentionInputError
 from attention_core.knobs.table import CONFIG_PARAMS, DEFAULTS, PARAMS
+from translation import _
 
 MATRIX_PARAMS = ("tokens", "x")  # the embedding matrix and its labels: Settings.tokens/rows
 
@@ -35,7 +36,9 @@ class Notice:
     @property
     def message(self) -> str:
         """The problem and, when there is one, the value used instead."""
-        return f"{self.problem}; using {self.used}" if self.used else self.problem
+        if not self.used:
+            return self.problem
+        return _("{problem}; using {used}").format(problem=self.problem, used=self.used)
 
 
 def frozen_values(values: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -60,7 +63,7 @@ class Settings:
         rows = changes.pop("rows", self.rows)
         unknown = set(changes) - set(SCALARS)
         if unknown:
-            raise AttentionInputError(f"unknown setting: {sorted(unknown)[0]}")
+            raise AttentionInputError(_("unknown setting: {name}").format(name=sorted(unknown)[0]))
         return Settings(frozen_values({**self.values, **changes}), tuple(tokens), tuple(rows))
 
     @property

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from attention_core.formatting import counted
 from attention_core.knobs.param import Param
 from attention_core.knobs.settings import Notice, Settings, frozen_values
 from attention_core.knobs.table import PARAMS
+from translation import _
 
 
 def query_width(values: Mapping[str, Any], d_in: int) -> int:
@@ -57,8 +59,9 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
         notices.append(
             Notice(
                 "heads",
-                f"heads must divide the width of queries: {width} is not divisible by "
-                f"{values['heads']}",
+                _(
+                    "heads must divide the width of queries: {width} is not divisible by {heads}"
+                ).format(width=width, heads=values["heads"]),
                 str(used),
             )
         )
@@ -69,7 +72,9 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
         notices.append(
             Notice(
                 "head",
-                f"head: there is no head {values['head']} with {heads} head{'s' * (heads > 1)}",
+                _("head: there is no head {head} with {heads}").format(
+                    head=values["head"], heads=counted(heads, "head")
+                ),
                 str(heads),
             )
         )
@@ -109,7 +114,13 @@ def restore(settings: Settings, wishes: Wishes) -> tuple[Settings, list[Notice],
         if got == asked or (name == "kv_groups" and got == 0 and asked == wished["heads"]):
             settings = wished.replace(**{name: got})
             notices.append(
-                Notice(name, f"{name}: the {asked} chosen before fits again", str(asked))
+                Notice(
+                    name,
+                    _("{name}: the {asked} chosen before fits again").format(
+                        name=name, asked=asked
+                    ),
+                    str(asked),
+                )
             )
         else:
             waiting[name] = (asked, used)
@@ -164,10 +175,15 @@ def follow_tokens(
         # A lesson's own default (change token 6) is no one's choice: it moves silently.
         given = param.scope != "lesson" or settings[name] != param.default
         if given and param.matters(settings.values):
-            what = f"{name}: token {row + 1} ({before[row]}) was deleted"
             if used == 0:
-                notices.append(Notice(name, f"{what}, so every token's lines are shown"))
+                what = _(
+                    "{name}: token {row} ({label}) was deleted, so every token's lines are shown"
+                ).format(name=name, row=row + 1, label=before[row])
+                notices.append(Notice(name, what))
             else:
+                what = _("{name}: token {row} ({label}) was deleted").format(
+                    name=name, row=row + 1, label=before[row]
+                )
                 notices.append(Notice(name, what, f"{used} ({settings.tokens[used - 1]})"))
     return (settings.replace(**changes) if changes else settings), notices
 
@@ -181,8 +197,10 @@ def _settle_variants(values: dict[str, Any], d_in: int) -> list[Notice]:
         notices.append(
             Notice(
                 "kv_groups",
-                f"kv_groups must divide heads: {heads} heads cannot share keys and values in "
-                f"{groups} equal groups",
+                _(
+                    "kv_groups must divide heads: {heads} heads cannot share keys and values in "
+                    "{kv_groups} equal groups"
+                ).format(heads=heads, kv_groups=groups),
                 str(used),
             )
         )
@@ -194,8 +212,10 @@ def _settle_variants(values: dict[str, Any], d_in: int) -> list[Notice]:
         notices.append(
             Notice(
                 "rope",
-                f"rope: a head's width must be even, since RoPE turns pairs of numbers: "
-                f"{head_width} is odd",
+                _(
+                    "rope: a head's width must be even, since RoPE turns pairs of numbers: "
+                    "{head_width} is odd"
+                ).format(head_width=head_width),
                 "off",
             )
         )
@@ -204,7 +224,11 @@ def _settle_variants(values: dict[str, Any], d_in: int) -> list[Notice]:
 
 
 def _token_problem(param: Param, asked: int, count: int) -> str:
-    tokens = f"{count} token{'s' if count != 1 else ''}"
+    tokens = counted(count, "token")
     if param.tokens == "index":
-        return f"{param.name}: there is no token {asked} (the matrix has {tokens})"
-    return f"{param.name}: {asked} is more than the {tokens} of the matrix"
+        return _("{name}: there is no token {asked} (the matrix has {tokens})").format(
+            name=param.name, asked=asked, tokens=tokens
+        )
+    return _("{name}: {asked} is more than the {tokens} of the matrix").format(
+        name=param.name, asked=asked, tokens=tokens
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from attention_core.knobs.param import MAX_DIMS, MAX_TOKENS, Param
+from translation import ENGLISH, LANGUAGES, N_
 
 SEED_MAX = 2**32 - 1
 # The rows of a real sentence's heatmaps: page 9's words found in GloVe, page 10's model tokens
@@ -18,21 +19,21 @@ SEED_MAX = 2**32 - 1
 SENTENCE_TOKENS = 32
 # The stages of the Flow page, in the order the math happens (the ``stage`` knob counts them).
 FLOW_STAGES = (
-    "the tokens X",
-    "queries, keys and values",
-    "scores q·k",
-    "scaling",
-    "the mask",
-    "softmax",
-    "dropout",
-    "the weighted sum of values",
-    "heads merged, output projection",
+    N_("the tokens X"),
+    N_("queries, keys and values"),
+    N_("scores q·k"),
+    N_("scaling"),
+    N_("the mask"),
+    N_("softmax"),
+    N_("dropout"),
+    N_("the weighted sum of values"),
+    N_("heads merged, output projection"),
 )
 MASK_STRATEGIES = {
-    "neg_inf": "−∞ before softmax",
-    "zero_renorm": "softmax, zero, renormalise",
-    "zero_scores": "multiply the scores by the mask (a pitfall)",
-    "zero_no_renorm": "softmax, then zero (a pitfall)",
+    "neg_inf": N_("−∞ before softmax"),
+    "zero_renorm": N_("softmax, zero, renormalise"),
+    "zero_scores": N_("multiply the scores by the mask (a pitfall)"),
+    "zero_no_renorm": N_("softmax, then zero (a pitfall)"),
 }
 
 
@@ -63,15 +64,17 @@ _ROWS = (
     _choice(
         "preset",
         {
-            "journey": "Book: “Your journey starts with one step” (6 × 3)",
-            "nugues": "GloVe lesson: Nugues' test matrix (3 × 4)",
-            "montreal": "Random normal: “I live in Montreal” (4 × 8)",
-            "random": "Random uniform, any size",
+            "journey": N_("Book: “Your journey starts with one step” (6 × 3)"),
+            "nugues": N_("GloVe lesson: Nugues' test matrix (3 × 4)"),
+            "montreal": N_("Random normal: “I live in Montreal” (4 × 8)"),
+            "random": N_("Random uniform, any size"),
         },
         "journey",
-        "Example sentence",
-        "Which embedding matrix to start from. Editing the matrix never changes this choice; "
-        "Reset goes back to it.",
+        N_("Example sentence"),
+        N_(
+            "Which embedding matrix to start from. Editing the matrix never changes this choice; "
+            "Reset goes back to it."
+        ),
         scope="input",
         widget="select",
         group="input",
@@ -80,8 +83,8 @@ _ROWS = (
         "num_tokens",
         "int",
         6,
-        "tokens",
-        "Number of tokens (rows) of the random matrix.",
+        N_("tokens"),
+        N_("Number of tokens (rows) of the random matrix."),
         "input",
         low=1,
         high=MAX_TOKENS,
@@ -94,8 +97,8 @@ _ROWS = (
         "d_in",
         "int",
         3,
-        "dimensions",
-        "Numbers per token (columns) of the random matrix.",
+        N_("dimensions"),
+        N_("Numbers per token (columns) of the random matrix."),
         "input",
         low=1,
         high=MAX_DIMS,
@@ -108,16 +111,16 @@ _ROWS = (
         "tokens",
         "labels",
         None,
-        "token labels",
-        "Comma-separated labels, one per row of the matrix.",
+        N_("token labels"),
+        N_("Comma-separated labels, one per row of the matrix."),
         "input",
     ),
     Param(
         "x",
         "matrix",
         None,
-        "embedding matrix",
-        "Rows separated by ';', numbers by ',' (e.g. 0.43,0.15,0.89;0.55,0.87,0.66).",
+        N_("embedding matrix"),
+        N_("Rows separated by ';', numbers by ',' (e.g. 0.43,0.15,0.89;0.55,0.87,0.66)."),
         "input",
     ),
     # --- the config: how attention is computed ---------------------------------------------
@@ -125,8 +128,8 @@ _ROWS = (
         "d_out",
         "int",
         2,
-        "d_out: width of q, k and v",
-        "Each token's query, key and value vector has this many numbers. The book uses 2.",
+        N_("d_out: width of q, k and v"),
+        N_("Each token's query, key and value vector has this many numbers. The book uses 2."),
         "config",
         low=1,
         high=8,
@@ -137,14 +140,16 @@ _ROWS = (
     _choice(
         "init",
         {
-            "book": "random uniform, as the book's torch.rand",
-            "linear": "nn.Linear's default (random, centred at 0)",
-            "identity": "none: queries = keys = values = x",
+            "book": N_("random uniform, as the book's torch.rand"),
+            "linear": N_("nn.Linear's default (random, centred at 0)"),
+            "identity": N_("none: queries = keys = values = x"),
         },
         "book",
-        "W_query, W_key, W_value",
-        "How the three projection matrices are made. “none” (identity in a link or a flag) "
-        "skips them, as in simplified attention: then d_out is the input width.",
+        N_("W_query, W_key, W_value"),
+        N_(
+            "How the three projection matrices are made. “none” (identity in a link or a flag) "
+            "skips them, as in simplified attention: then d_out is the input width."
+        ),
         internal=("custom",),
         widget="select",
         group="weights",
@@ -153,9 +158,11 @@ _ROWS = (
         "seed",
         "int",
         123,
-        "seed for the weights",
-        "Random matrices are drawn from a generator started with this number: the same seed "
-        "always gives the same numbers. The book uses 123.",
+        N_("seed for the weights"),
+        N_(
+            "Random matrices are drawn from a generator started with this number: the same seed "
+            "always gives the same numbers. The book uses 123."
+        ),
         "config",
         low=0,
         high=SEED_MAX,
@@ -167,9 +174,11 @@ _ROWS = (
         "heads",
         "int",
         1,
-        "heads",
-        "Several attention heads side by side. With one wide projection cut into heads, "
-        "d_out must be divisible by the number of heads.",
+        N_("heads"),
+        N_(
+            "Several attention heads side by side. With one wide projection cut into heads, "
+            "d_out must be divisible by the number of heads."
+        ),
         "config",
         low=1,
         high=8,
@@ -179,20 +188,26 @@ _ROWS = (
     ),
     _choice(
         "scaling",
-        {"none": "none", "d": "÷ d_k", "sqrt_d": "÷ √d_k"},
+        {"none": N_("none"), "d": N_("÷ d_k"), "sqrt_d": N_("÷ √d_k")},
         "sqrt_d",
-        "Scale the scores",
-        "Divide every score by nothing, by d_k (the width of a key) or by its square root, "
-        "as the book and the original Transformer do.",
+        N_("Scale the scores"),
+        N_(
+            "Divide every score by nothing, by d_k (the width of a key) or by its square root, "
+            "as the book and the original Transformer do."
+        ),
         widget="radio",
         group="scores",
     ),
     _choice(
         "mask",
-        {"none": "none", "causal": "causal: no looking ahead", "padding": "padding at the end"},
+        {
+            "none": N_("none"),
+            "causal": N_("causal: no looking ahead"),
+            "padding": N_("padding at the end"),
+        },
         "none",
-        "Mask",
-        "Which keys each query may not attend to. Causal: token i sees tokens 1…i only.",
+        N_("Mask"),
+        N_("Which keys each query may not attend to. Causal: token i sees tokens 1…i only."),
         internal=("custom",),
         widget="select",
         group="scores",
@@ -201,8 +216,11 @@ _ROWS = (
         "padding",
         "int",
         1,
-        "padding tokens at the end",
-        "With the padding mask: how many tokens at the end are padding, which no one attends to.",
+        N_("padding tokens at the end"),
+        N_(
+            "With the padding mask: how many tokens at the end are padding, which no one attends "
+            "to."
+        ),
         "config",
         low=0,
         high=MAX_TOKENS,
@@ -216,9 +234,11 @@ _ROWS = (
         "dropout",
         "float",
         0.0,
-        "dropout rate p",
-        "In training, each weight is set to 0 with probability p and the rest are multiplied "
-        "by 1/(1−p).",
+        N_("dropout rate p"),
+        N_(
+            "In training, each weight is set to 0 with probability p and the rest are multiplied "
+            "by 1/(1−p)."
+        ),
         "config",
         low=0.0,
         high=0.9,
@@ -230,8 +250,8 @@ _ROWS = (
         "train",
         "bool",
         True,
-        "training mode",
-        "Dropout acts only in training; in evaluation mode the weights pass unchanged.",
+        N_("training mode"),
+        N_("Dropout acts only in training; in evaluation mode the weights pass unchanged."),
         "config",
         widget="toggle",
         group="dropout",
@@ -240,8 +260,8 @@ _ROWS = (
         "dropout_seed",
         "int",
         0,
-        "dropout seed",
-        "Which weights are dropped is drawn from a generator started with this number.",
+        N_("dropout seed"),
+        N_("Which weights are dropped is drawn from a generator started with this number."),
         "config",
         low=0,
         high=SEED_MAX,
@@ -251,25 +271,27 @@ _ROWS = (
     ),
     _choice(
         "scoring",
-        {"dot": "dot product q·k", "cosine": "cosine similarity"},
+        {"dot": N_("dot product q·k"), "cosine": N_("cosine similarity")},
         "dot",
-        "Scores",
-        "The dot product grows with both direction and length; the cosine measures direction "
-        "only (seed 001's first attention).",
+        N_("Scores"),
+        N_(
+            "The dot product grows with both direction and length; the cosine measures direction "
+            "only (seed 001's first attention)."
+        ),
         widget="radio",
         group="advanced",
     ),
     _choice(
         "norm",
         {
-            "softmax": "softmax (stable)",
-            "naive_softmax": "softmax written naively (can overflow)",
-            "sum": "divide by the row sum (a pitfall)",
-            "none": "none: use the scores as weights",
+            "softmax": N_("softmax (stable)"),
+            "naive_softmax": N_("softmax written naively (can overflow)"),
+            "sum": N_("divide by the row sum (a pitfall)"),
+            "none": N_("none: use the scores as weights"),
         },
         "softmax",
-        "Scores → weights",
-        "How each row of scores becomes weights that sum to 1.",
+        N_("Scores → weights"),
+        N_("How each row of scores becomes weights that sum to 1."),
         widget="select",
         group="advanced",
     ),
@@ -277,18 +299,20 @@ _ROWS = (
         "mask_strategy",
         MASK_STRATEGIES,
         "neg_inf",
-        "How the mask is applied",
-        "The first two are correct and agree; the last two are mistakes found in the seeds.",
+        N_("How the mask is applied"),
+        N_("The first two are correct and agree; the last two are mistakes found in the seeds."),
         widget="select",
         group="advanced",
     ),
     _choice(
         "heads_layout",
-        {"split": "one wide projection, cut into heads", "wrapper": "independent heads"},
+        {"split": N_("one wide projection, cut into heads"), "wrapper": N_("independent heads")},
         "split",
-        "Heads are",
-        "Cut one d_out-wide projection into heads (the book's MultiHeadAttention), or give each "
-        "head its own d_out-wide matrices (the book's MultiHeadAttentionWrapper).",
+        N_("Heads are"),
+        N_(
+            "Cut one d_out-wide projection into heads (the book's MultiHeadAttention), or give "
+            "each head its own d_out-wide matrices (the book's MultiHeadAttentionWrapper)."
+        ),
         widget="radio",
         group="advanced",
     ),
@@ -296,10 +320,12 @@ _ROWS = (
         "qkv_bias",
         "bool",
         False,
-        "biases on W_query, W_key, W_value",
-        "The book's qkv_bias=True: queries, keys and values each get a bias vector, drawn "
-        "like nn.Linear's (after its matrix, from the same seed). Only for drawn matrices "
-        "(book, linear); “none” has no projection to add a bias to.",
+        N_("biases on W_query, W_key, W_value"),
+        N_(
+            "The book's qkv_bias=True: queries, keys and values each get a bias vector, drawn "
+            "like nn.Linear's (after its matrix, from the same seed). Only for drawn matrices "
+            "(book, linear); “none” has no projection to add a bias to."
+        ),
         "config",
         widget="toggle",
         group="advanced",
@@ -307,16 +333,18 @@ _ROWS = (
     _choice(
         "out_proj",
         {
-            "none": "none: the heads' outputs side by side",
-            "linear": "nn.Linear with bias, as the book's MultiHeadAttention",
-            "identity": "identity matrix: shown, changes nothing",
+            "none": N_("none: the heads' outputs side by side"),
+            "linear": N_("nn.Linear with bias, as the book's MultiHeadAttention"),
+            "identity": N_("identity matrix: shown, changes nothing"),
         },
         "none",
-        "Output projection",
-        "One more matrix (and bias) that mixes the heads' outputs. The default, none, is the "
-        "book up to section 3.6.1 (SelfAttention, CausalAttention, MultiHeadAttentionWrapper); "
-        "linear is section 3.6.2's out_proj = nn.Linear(d_out, d_out), drawn after W_value "
-        "from the same seed, for any number of heads.",
+        N_("Output projection"),
+        N_(
+            "One more matrix (and bias) that mixes the heads' outputs. The default, none, is the "
+            "book up to section 3.6.1 (SelfAttention, CausalAttention, MultiHeadAttentionWrapper); "
+            "linear is section 3.6.2's out_proj = nn.Linear(d_out, d_out), drawn after W_value "
+            "from the same seed, for any number of heads."
+        ),
         widget="radio",
         group="advanced",
     ),
@@ -325,10 +353,12 @@ _ROWS = (
         "kv_groups",
         "int",
         0,
-        "K/V groups",
-        "Grouped-query attention: the query heads share keys and values in this many groups, "
-        "each group using its first head's. 1 is multi-query attention; 0, the default, gives "
-        "every head its own, as standard multi-head attention does.",
+        N_("K/V groups"),
+        N_(
+            "Grouped-query attention: the query heads share keys and values in this many groups, "
+            "each group using its first head's. 1 is multi-query attention; 0, the default, gives "
+            "every head its own, as standard multi-head attention does."
+        ),
         "config",
         low=0,
         high=8,
@@ -340,16 +370,18 @@ _ROWS = (
         "window",
         "int",
         0,
-        "sliding window",
-        "Sliding-window attention: each query attends only to itself and the tokens just "
-        "before it, this many in all (0: no window). A window looks back only, so it is causal "
-        "whatever the mask.",
+        N_("sliding window"),
+        N_(
+            "Sliding-window attention: each query attends only to itself and the tokens just "
+            "before it, this many in all (0: no window). A window looks back only, so it is causal "
+            "whatever the mask."
+        ),
         "config",
         low=0,
         high=MAX_TOKENS,
         step=1,
         tokens="count",
-        choice_labels=("none",),
+        choice_labels=(N_("none"),),
         widget="select",
         group="variants",
     ),
@@ -357,9 +389,11 @@ _ROWS = (
         "rope",
         "bool",
         False,
-        "RoPE: rotate queries and keys",
-        "Rotary position embeddings: before the scores, each pair of a head's query and key "
-        "numbers is turned by an angle that grows with the token's position.",
+        N_("RoPE: rotate queries and keys"),
+        N_(
+            "Rotary position embeddings: before the scores, each pair of a head's query and key "
+            "numbers is turned by an angle that grows with the token's position."
+        ),
         "config",
         widget="toggle",
         group="variants",
@@ -368,9 +402,11 @@ _ROWS = (
         "rope_base",
         "int",
         10000,
-        "RoPE base θ",
-        "Pair i of a head of width d turns by position × θ^(−2i/d): a larger base turns the "
-        "later pairs more slowly. Llama uses 10000 (Llama 3: 500000).",
+        N_("RoPE base θ"),
+        N_(
+            "Pair i of a head of width d turns by position × θ^(−2i/d): a larger base turns the "
+            "later pairs more slowly. Llama uses 10000 (Llama 3: 500000)."
+        ),
         "config",
         low=2,
         high=1_000_000,
@@ -384,8 +420,8 @@ _ROWS = (
         "query",
         "int",
         2,
-        "Focus on token",
-        "The token whose numbers are explained step by step (x⁽²⁾ is the second token).",
+        N_("Focus on token"),
+        N_("The token whose numbers are explained step by step (x⁽²⁾ is the second token)."),
         "view",
         low=1,
         high=MAX_TOKENS,
@@ -398,9 +434,11 @@ _ROWS = (
         "decimals",
         "int",
         4,
-        "decimals",
-        "How many decimals every computed number is shown with (the grids you type into show "
-        "their numbers exactly). The book prints 4.",
+        N_("decimals"),
+        N_(
+            "How many decimals every computed number is shown with (the grids you type into show "
+            "their numbers exactly). The book prints 4."
+        ),
         "view",
         low=1,
         high=6,
@@ -411,13 +449,15 @@ _ROWS = (
     _choice(
         "weight_scale",
         {
-            "fitted": "fitted to the numbers shown (small differences visible)",
-            "fixed": "fixed from 0 to 1 (the same colour means the same weight everywhere)",
+            "fitted": N_("fitted to the numbers shown (small differences visible)"),
+            "fixed": N_("fixed from 0 to 1 (the same colour means the same weight everywhere)"),
         },
         "fitted",
-        "Weight colours",
-        "Fitted: the lightest cell is the largest weight shown and the darkest the smallest. "
-        "Fixed: colours mean the same weight on every chart and page.",
+        N_("Weight colours"),
+        N_(
+            "Fitted: the lightest cell is the largest weight shown and the darkest the smallest. "
+            "Fixed: colours mean the same weight on every chart and page."
+        ),
         scope="view",
         widget="radio",
         group="view",
@@ -425,27 +465,31 @@ _ROWS = (
     _choice(
         "panel",
         {
-            "steps": "Step by step",
-            "scores": "Scores and context vectors",
-            "qkv": "Queries, keys and values",
-            "checks": "Diagnostics",
-            "code": "Reproduce in PyTorch",
+            "steps": N_("Step by step"),
+            "scores": N_("Scores and context vectors"),
+            "qkv": N_("Queries, keys and values"),
+            "checks": N_("Diagnostics"),
+            "code": N_("Reproduce in PyTorch"),
         },
         "steps",
-        "Playground panel",
-        "Which part of the computation the Playground shows below the weights; only the open "
-        "panel is computed and sent.",
+        N_("Playground panel"),
+        N_(
+            "Which part of the computation the Playground shows below the weights; only the open "
+            "panel is computed and sent."
+        ),
         scope="view",
         widget="tabs",
         dashboard_only=True,
     ),
     _choice(
         "weights_view",
-        {"heatmap": "heatmap", "lines": "lines"},
+        {"heatmap": N_("heatmap"), "lines": N_("lines")},
         "heatmap",
-        "Show the weights as",
-        "A heatmap (rows are queries, columns keys) or lines from each query to every key, "
-        "thicker and darker for a larger weight.",
+        N_("Show the weights as"),
+        N_(
+            "A heatmap (rows are queries, columns keys) or lines from each query to every key, "
+            "thicker and darker for a larger weight."
+        ),
         scope="view",
         widget="radio",
         dashboard_only=True,
@@ -454,8 +498,8 @@ _ROWS = (
         "isolate",
         "int",
         0,
-        "Show the lines of",
-        "One token's lines only (0: every token). Hovering a token in the chart does the same.",
+        N_("Show the lines of"),
+        N_("One token's lines only (0: every token). Hovering a token in the chart does the same."),
         "view",
         low=0,
         high=SENTENCE_TOKENS,  # a real sentence (page 10) has up to this many tokens
@@ -468,20 +512,34 @@ _ROWS = (
         "present",
         "bool",
         False,
-        "Presentation mode",
-        "Larger type and less prose, results first: for projecting in class.",
+        N_("Presentation mode"),
+        N_("Larger type and less prose, results first: for projecting in class."),
         "view",
         widget="toggle",
         group="view",
         dashboard_only=True,
+    ),
+    # The words' language (never the numbers'). Drawn in every page's header, not the sidebar;
+    # missing from a link, the browser's language decides, then English.
+    _choice(
+        "lang",
+        dict(LANGUAGES),
+        ENGLISH,
+        N_("Language"),
+        N_(
+            "The language of every word on the page; numbers, token labels and formulas stay as "
+            "they are. A link carries it, so a shared link opens in your language."
+        ),
+        scope="view",
+        widget="language",
     ),
     # Which head a page shows: drawn by the pages that show one head at a time, not the sidebar.
     Param(
         "head",
         "int",
         1,
-        "head",
-        "Which head's weights to show.",
+        N_("head"),
+        N_("Which head's weights to show."),
         "view",
         low=1,
         high=8,
@@ -495,9 +553,11 @@ _LESSON_ROWS = (
         "input_scale",
         "float",
         1.0,
-        "multiply every embedding by",
-        "For the three tables of section 2 only: their scores grow with the square of this "
-        "factor. Watch the softmax written naively.",
+        N_("multiply every embedding by"),
+        N_(
+            "For the three tables of section 2 only: their scores grow with the square of this "
+            "factor. Watch the softmax written naively."
+        ),
         "lesson",
         low=1.0,
         high=30.0,
@@ -509,8 +569,8 @@ _LESSON_ROWS = (
         "inspect",
         MASK_STRATEGIES,
         "zero_scores",
-        "Inspect one way of masking",
-        "The scores exactly as this strategy hands them to the normalisation.",
+        N_("Inspect one way of masking"),
+        N_("The scores exactly as this strategy hands them to the normalisation."),
         scope="lesson",
         widget="select",
         page="5_Causal_mask",
@@ -519,8 +579,11 @@ _LESSON_ROWS = (
         "peek_token",
         "int",
         6,
-        "change the embedding of token",
-        "A later token whose numbers change; with the causal mask, earlier outputs must not move.",
+        N_("change the embedding of token"),
+        N_(
+            "A later token whose numbers change; with the causal mask, earlier outputs must not "
+            "move."
+        ),
         "lesson",
         low=1,
         high=MAX_TOKENS,
@@ -533,8 +596,8 @@ _LESSON_ROWS = (
         "peek_amount",
         "float",
         0.5,
-        "by adding to each of its numbers",
-        "How much is added to every number of that token's embedding.",
+        N_("by adding to each of its numbers"),
+        N_("How much is added to every number of that token's embedding."),
         "lesson",
         low=-2.0,
         high=2.0,
@@ -546,8 +609,8 @@ _LESSON_ROWS = (
         "lesson_padding",
         "int",
         1,
-        "padding tokens at the end",
-        "How many tokens at the end are padding, which no query may attend to.",
+        N_("padding tokens at the end"),
+        N_("How many tokens at the end are padding, which no query may attend to."),
         "lesson",
         low=0,
         high=MAX_TOKENS,
@@ -558,10 +621,10 @@ _LESSON_ROWS = (
     ),
     _choice(
         "weights_from",
-        {"sidebar": "drawn as the sidebar says", "typed": "typed by me"},
+        {"sidebar": N_("drawn as the sidebar says"), "typed": N_("typed by me")},
         "sidebar",
-        "W_query, W_key and W_value are",
-        "Drawn from the seed with the sidebar's initialisation, or typed into the grids below.",
+        N_("W_query, W_key and W_value are"),
+        N_("Drawn from the seed with the sidebar's initialisation, or typed into the grids below."),
         scope="lesson",
         widget="radio",
         page="3_Trainable_weights",
@@ -571,33 +634,39 @@ _LESSON_ROWS = (
             name,
             "matrix",
             None,
-            f"typed {matrix}",
-            "A typed projection matrix: one row per input number, one column per output.",
+            label,
+            N_("A typed projection matrix: one row per input number, one column per output."),
             "lesson",
             high=MAX_DIMS,
             page="3_Trainable_weights",
-            unset=f"the sidebar's {matrix}",
+            unset=unset,
         )
-        for name, matrix in (("wq", "W_query"), ("wk", "W_key"), ("wv", "W_value"))
+        for name, label, unset in (
+            ("wq", N_("typed W_query"), N_("the sidebar's W_query")),
+            ("wk", N_("typed W_key"), N_("the sidebar's W_key")),
+            ("wv", N_("typed W_value"), N_("the sidebar's W_value")),
+        )
     ),
     Param(
         "my_mask",
         "matrix",
         None,
-        "your mask",
-        "Rows are queries, columns keys: 1 = may attend, 0 = hidden.",
+        N_("your mask"),
+        N_("Rows are queries, columns keys: 1 = may attend, 0 = hidden."),
         "lesson",
         high=MAX_TOKENS,
         page="5_Causal_mask",
-        unset="the causal grid with its first row hidden",
+        unset=N_("the causal grid with its first row hidden"),
     ),
     Param(
         "sentence",
         "text",
         "I must go back to my ship and to my crew",
-        "Sentence",
-        "Words are lowercased and split at spaces, as seed 001 does; punctuation is trimmed. "
-        f"The first {SENTENCE_TOKENS} words found in GloVe are used.",
+        N_("Sentence"),
+        N_(
+            "Words are lowercased and split at spaces, as seed 001 does; punctuation is trimmed. "
+            "The first 32 words found in GloVe are used."  # SENTENCE_TOKENS (checked below)
+        ),
         "lesson",
         high=200,
         widget="text",
@@ -607,8 +676,8 @@ _LESSON_ROWS = (
         "word",
         "text",
         "ship",
-        "Focus on the word",
-        "The word whose weights and new contextual vector are shown.",
+        N_("Focus on the word"),
+        N_("The word whose weights and new contextual vector are shown."),
         "lesson",
         high=30,
         widget="text",
@@ -619,11 +688,11 @@ _LESSON_ROWS = (
         {
             "odyssey": "I must go back to my ship and to my crew",
             "amazon": "We process and ship your order",
-            "own": "my own sentence",
+            "own": N_("my own sentence"),
         },
         "odyssey",
-        "Sentence",
-        "Seed 001's two sentences, or one of your own (then type it in the field below).",
+        N_("Sentence"),
+        N_("Seed 001's two sentences, or one of your own (then type it in the field below)."),
         scope="lesson",
         widget="radio",  # a select box invites typing, which only filters its choices
         page="10_Real_sentences",
@@ -632,8 +701,8 @@ _LESSON_ROWS = (
         "own",
         "text",
         "The bank by the river",
-        "Your sentence",
-        f"The model splits it into tokens; the first {SENTENCE_TOKENS} are used.",
+        N_("Your sentence"),
+        N_("The model splits it into tokens; the first 32 are used."),  # SENTENCE_TOKENS
         "lesson",
         high=200,
         widget="text",
@@ -644,8 +713,8 @@ _LESSON_ROWS = (
         "compare",
         "text",
         "ship",
-        "Word in both of seed 001's sentences",
-        "A token of the model found in both sentences.",
+        N_("Word in both of seed 001's sentences"),
+        N_("A token of the model found in both sentences."),
         "lesson",
         high=30,
         widget="text",
@@ -655,8 +724,8 @@ _LESSON_ROWS = (
         "layer",
         "int",
         1,
-        "layer",
-        "Which layer of the model (MiniLM has 6).",
+        N_("layer"),
+        N_("Which layer of the model (MiniLM has 6)."),
         "lesson",
         low=1,
         high=48,
@@ -668,8 +737,8 @@ _LESSON_ROWS = (
         "model_head",
         "int",
         1,
-        "head",
-        "Which of the layer's heads (MiniLM has 12).",
+        N_("head"),
+        N_("Which of the layer's heads (MiniLM has 12)."),
         "lesson",
         low=1,
         high=64,
@@ -681,9 +750,11 @@ _LESSON_ROWS = (
         "stage",
         "int",
         1,
-        "Stage",
-        "Reveal the pipeline one stage at a time: the Previous and Next buttons, the ← and → "
-        "keys, or a presentation clicker (PageUp and PageDown).",
+        N_("Stage"),
+        N_(
+            "Reveal the pipeline one stage at a time: the Previous and Next buttons, the ← and → "
+            "keys, or a presentation clicker (PageUp and PageDown)."
+        ),
         "lesson",
         low=1,
         high=len(FLOW_STAGES),
@@ -696,20 +767,22 @@ _LESSON_ROWS = (
         "pin",
         "text",
         None,
-        "settings pinned as A",
-        "The settings pinned as A, written as a link's query string (preset=journey&d_out=3…).",
+        N_("settings pinned as A"),
+        N_("The settings pinned as A, written as a link's query string (preset=journey&d_out=3…)."),
         "lesson",
         high=8000,  # 12 × 16 numbers and 12 labels of 20 four-byte characters, URL-encoded
         page="0_Compare",
-        unset="nothing pinned",
+        unset=N_("nothing pinned"),
     ),
     Param(
         "kv_step",
         "int",
         1,
-        "Generation step",
-        "Generate one token at a time: the Previous and Next buttons, or the ← and → keys. "
-        "Step n feeds token n and reads every earlier key and value from the cache.",
+        N_("Generation step"),
+        N_(
+            "Generate one token at a time: the Previous and Next buttons, or the ← and → keys. "
+            "Step n feeds token n and reads every earlier key and value from the cache."
+        ),
         "lesson",
         low=1,
         high=MAX_TOKENS,
@@ -722,8 +795,8 @@ _LESSON_ROWS = (
         "samples",
         "int",
         200,
-        "number of dropout samples",
-        "How many independent dropout samples are averaged.",
+        N_("number of dropout samples"),
+        N_("How many independent dropout samples are averaged."),
         "lesson",
         low=1,
         high=5000,
@@ -738,6 +811,8 @@ CONFIG_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "config")
 INPUT_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "input")
 VIEW_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "view")
 DEFAULTS: dict[str, Any] = {name: p.default for name, p in PARAMS.items()}
+# A message holds its numbers as written (a catalog's text cannot follow a constant).
+assert all(f" {SENTENCE_TOKENS} " in PARAMS[name].help for name in ("sentence", "own"))
 
 
 def lesson_params(page: str) -> tuple[str, ...]:

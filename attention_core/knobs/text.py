@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from attention_core.errors import AttentionInputError
 from attention_core.formatting import MINUS, with_minus
+from translation import _
 
 VALUE_LIMIT = 10.0
 # float32's smallest normal number (torch.finfo(torch.float32).tiny): a number nearer 0 than
@@ -43,13 +44,19 @@ def parse_number(
     typed = text.strip()
     cleaned = typed.replace(MINUS, "-")
     if not cleaned:
-        raise AttentionInputError(f"{where} is empty: type a number")
+        raise AttentionInputError(_("{where} is empty: type a number").format(where=where))
     if not _NUMBER.match(cleaned):
-        hint = ""
         if _DECIMAL_COMMA.match(cleaned):
-            hint = f" (write the decimals after a point: {typed.replace(',', '.')})"
+            raise AttentionInputError(
+                _(
+                    "{where} is not a number written with the digits 0-9: {value} (write the "
+                    "decimals after a point: {fixed})"
+                ).format(where=where, value=echo(typed), fixed=typed.replace(",", "."))
+            )
         raise AttentionInputError(
-            f"{where} is not a number written with the digits 0-9: {echo(typed)}{hint}"
+            _("{where} is not a number written with the digits 0-9: {value}").format(
+                where=where, value=echo(typed)
+            )
         )
     value = float(cleaned)
     if value == 0.0 and cleaned.lower().partition("e")[0].strip("+-0.") != "":
@@ -65,13 +72,19 @@ def check_value(
     low = -limit if low is None else low
     if not low <= value <= limit:  # False for NaN too
         raise AttentionInputError(
-            f"{where} must be between {with_minus(f'{low:g}')} and {with_minus(f'{limit:g}')}, "
-            f"not {shown}"
+            _("{where} must be between {low} and {high}, not {value}").format(
+                where=where,
+                low=with_minus(f"{low:g}"),
+                high=with_minus(f"{limit:g}"),
+                value=shown,
+            )
         )
     if 0.0 < abs(value) < FLOAT32_TINY:
         raise AttentionInputError(
-            f"{where} is too close to 0 to compute in float32: type 0 or a number of at "
-            f"least 1.2e-38 in size, not {shown}"
+            _(
+                "{where} is too close to 0 to compute in float32: type 0 or a number of at least "
+                "1.2e-38 in size, not {value}"
+            ).format(where=where, value=shown)
         )
     return value
 
@@ -85,27 +98,36 @@ def parse_matrix(
     """
     rows = text.strip().strip(";").split(";")
     if rows == [""]:
-        raise AttentionInputError("the matrix is empty: give rows separated by ';'")
+        raise AttentionInputError(_("the matrix is empty: give rows separated by ';'"))
     if len(rows) > max_rows:
-        raise AttentionInputError(f"the matrix has {len(rows)} rows; at most {max_rows} tokens")
+        raise AttentionInputError(
+            _("the matrix has {count} rows; at most {limit} tokens").format(
+                count=len(rows), limit=max_rows
+            )
+        )
     parsed = []
     for i, row in enumerate(rows):
         cells = row.split(",")
         if len(cells) > max_columns:
             raise AttentionInputError(
-                f"row {i + 1} has {len(cells)} values; at most {max_columns} per token"
+                _("row {row} has {count} values; at most {limit} per token").format(
+                    row=i + 1, count=len(cells), limit=max_columns
+                )
             )
         parsed.append(
             tuple(
-                parse_number(cell, f"row {i + 1}, column {j + 1}", limit)
+                parse_number(
+                    cell, _("row {row}, column {column}").format(row=i + 1, column=j + 1), limit
+                )
                 for j, cell in enumerate(cells)
             )
         )
     widths = {len(row) for row in parsed}
     if len(widths) > 1:
         raise AttentionInputError(
-            f"rows have different lengths ({', '.join(str(len(r)) for r in parsed)}): "
-            "every row needs the same number of values"
+            _(
+                "rows have different lengths ({lengths}): every row needs the same number of values"
+            ).format(lengths=", ".join(str(len(r)) for r in parsed))
         )
     return tuple(parsed)
 
@@ -151,13 +173,19 @@ def check_text(text: str, where: str, limit: int) -> str:
     """Validate free text (a sentence, a word): 1 to ``limit`` printable characters."""
     cleaned = " ".join(text.split())
     if not cleaned:
-        raise AttentionInputError(f"{where} is empty")
+        raise AttentionInputError(_("{where} is empty").format(where=where))
     if len(cleaned) > limit:  # first: a huge paste is not read character by character
-        raise AttentionInputError(f"{where} has {len(cleaned)} characters; at most {limit}")
+        raise AttentionInputError(
+            _("{where} has {count} characters; at most {limit}").format(
+                where=where, count=len(cleaned), limit=limit
+            )
+        )
     bad = next((ch for ch in cleaned if not _printable(ch)), None)
     if bad is not None:
         raise AttentionInputError(
-            f"{where} contains U+{ord(bad):04X}: type printable characters only"
+            _("{where} contains U+{code:04X}: type printable characters only").format(
+                where=where, code=ord(bad)
+            )
         )
     return cleaned
 
@@ -171,18 +199,25 @@ def check_label(label: str, where: str) -> str:
     """
     text = label.strip()
     if not text:
-        raise AttentionInputError(f"{where} is empty: give the token a name")
+        raise AttentionInputError(_("{where} is empty: give the token a name").format(where=where))
     bad = next((ch for ch in text if not _printable(ch)), None)
     if bad is not None:
-        name = unicodedata.name(bad, "an invisible or control character")
+        name = unicodedata.name(bad, _("an invisible or control character"))
         raise AttentionInputError(
-            f"{where} contains U+{ord(bad):04X} ({name.lower()}): labels take printable "
-            "characters only"
+            _(
+                "{where} contains U+{code:04X} ({character}): labels take printable characters only"
+            ).format(where=where, code=ord(bad), character=name.lower())
         )
     if len(text) > LABEL_MAX_CHARS:
-        raise AttentionInputError(f"{where} has {len(text)} characters; at most {LABEL_MAX_CHARS}")
+        raise AttentionInputError(
+            _("{where} has {count} characters; at most {limit}").format(
+                where=where, count=len(text), limit=LABEL_MAX_CHARS
+            )
+        )
     if any(ch in text for ch in ",;"):
-        raise AttentionInputError(f"{where} contains ',' or ';', which separate tokens in links")
+        raise AttentionInputError(
+            _("{where} contains ',' or ';', which separate tokens in links").format(where=where)
+        )
     return text
 
 
@@ -192,17 +227,26 @@ def parse_int(text: str, where: str, low: int, high: int | None) -> int:
     cleaned = text.strip().replace(MINUS, "-")
     if not _INTEGER.match(cleaned):
         raise AttentionInputError(
-            f"{where} must be a whole number written with the digits 0-9, not {echo(cleaned)}"
+            _("{where} must be a whole number written with the digits 0-9, not {value}").format(
+                where=where, value=echo(cleaned)
+            )
         )
     sign = "-" if cleaned.startswith("-") else ""
     digits = cleaned.lstrip("+-").lstrip("0") or "0"  # Python refuses over 4300 digits
-    within = f"between {low} and {high}" if high is not None else f"at least {low}"
+    between = _("{where} must be between {low} and {high}, not {value}")
     if len(digits) > _INT_DIGITS:
-        size = within if high is not None else f"at most {_INT_DIGITS} digits long"
-        raise AttentionInputError(f"{where} must be {size}, not {echo(cleaned)}")
+        too_long = between
+        if high is None:
+            too_long = _("{where} must be at most {digits} digits long, not {value}")
+        raise AttentionInputError(
+            too_long.format(
+                where=where, low=low, high=high, digits=_INT_DIGITS, value=echo(cleaned)
+            )
+        )
     value = int(sign + digits)
     if value < low or (high is not None and value > high):
-        raise AttentionInputError(f"{where} must be {within}, not {value}")
+        outside = between if high is not None else _("{where} must be at least {low}, not {value}")
+        raise AttentionInputError(outside.format(where=where, low=low, high=high, value=value))
     return value
 
 
@@ -213,12 +257,19 @@ def parse_bool(text: str, where: str) -> bool:
         return True
     if cleaned in ("false", "0", "no", "off"):
         return False
-    raise AttentionInputError(f"{where} must be true or false, not {echo(cleaned)}")
+    raise AttentionInputError(
+        _("{where} must be true or false, not {value}").format(where=where, value=echo(cleaned))
+    )
 
 
 def parse_tokens(text: str, max_tokens: int) -> tuple[str, ...]:
     """Parse comma-separated token labels, each checked by :func:`check_label`."""
     labels = text.split(",")
     if len(labels) > max_tokens:
-        raise AttentionInputError(f"{len(labels)} labels; at most {max_tokens} tokens")
-    return tuple(check_label(label, f"token {i + 1}") for i, label in enumerate(labels))
+        raise AttentionInputError(
+            _("{count} labels; at most {limit} tokens").format(count=len(labels), limit=max_tokens)
+        )
+    return tuple(
+        check_label(label, _("token {number}").format(number=i + 1))
+        for i, label in enumerate(labels)
+    )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
-from attention_core import AttentionConfig, make_embeddings, preset_embeddings
-from attention_core.lessons import common_mistakes
+import pytest
+
+from attention_core import AttentionConfig, make_embeddings, preset_embeddings, run_attention
+from attention_core.lessons import common_mistakes, several_heads
 
 
 def test_without_projections_the_other_module_is_as_wide_as_the_inputs():
@@ -33,3 +35,20 @@ def test_without_projections_inputs_wider_than_d_out_leave_the_wrong_module_out(
         "sum_normalise",
     ]
     assert all(math.isfinite(run.max_diff) for run in runs)
+
+
+# Page 7 shows two heads when the sidebar has one; with RoPE on, each head's width must be even
+# (found by tests/ui/test_session_machine.py: one head, d_out 2, RoPE, on page 7).
+@pytest.mark.parametrize(
+    ("d_out", "rope", "expected"), [(2, False, 2), (3, False, 4), (2, True, 4), (5, True, 8)]
+)
+def test_two_heads_shown_for_one_have_even_widths_under_rope(d_out, rope, expected):
+    config = several_heads(AttentionConfig(d_out=d_out, rope=rope), d_in=3)
+    assert config is not None and (config.heads, config.d_out) == (2, expected)
+    run_attention(make_embeddings(("a", "b", "c"), ((1, 0, 0), (0, 1, 0), (0, 0, 1))), config)
+
+
+def test_without_projections_and_with_rope_the_heads_split_the_width_into_even_parts():
+    identity = AttentionConfig(init="identity", d_out=4, rope=True)
+    assert several_heads(identity, d_in=4).heads == 2  # 2 numbers a head, not 4 heads of 1
+    assert several_heads(identity, d_in=2) is None  # one head of 2 is all there is

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from PIL import Image
 
+import translation
 from tests.e2e.screen import wait_for, wait_idle
 
 AXE = Path(__file__).with_name("node_modules") / "axe-core" / "axe.min.js"
@@ -233,7 +234,12 @@ def measure(page, url: str, run_axe: bool) -> Visit:
     result.edges = page.evaluate(EDGES_JS)
     result.scroll_boxes = page.evaluate(SCROLL_BOXES_JS)
     result.small_text = page.evaluate(SMALL_TEXT_JS, 14)
-    weights = page.locator('[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg')
+    # The Playground's weights, by their text alternative's start in any of the app's languages.
+    weights = page.locator(
+        ", ".join(
+            f'[data-testid="stVegaLiteChart"][aria-label^="{start}"] svg' for start in WEIGHTS_START
+        )
+    )
     if weights.count():
         result.weights_box = weights.first.bounding_box()
     result.cut_plots = cut_plots(page)  # last: a screenshot scrolls the plot into view
@@ -268,6 +274,15 @@ def _same_place(first: dict, second: dict, slack: float = 1.0) -> bool:
     return first["text"] == second["text"] and all(
         abs(first[side] - second[side]) <= slack for side in ("l", "t", "r", "b")
     )
+
+
+# How the weights heatmap's text alternative starts, in each language ("Attention weights, ").
+WEIGHTS_START = sorted(
+    text.split("{")[0]
+    for text in translation.every_language(
+        "Attention weights, {count} queries × {count} keys, {rows_sum}."
+    )
+)
 
 
 def clipped(chart: dict, slack: float = 1.0) -> list[str]:

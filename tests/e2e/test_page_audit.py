@@ -1,5 +1,5 @@
 """Every page at 1280×720, in both modes, with 1 (normal mode), 6 and 12 tokens: readable, and
-with 6 tokens accessible;
+with 6 tokens accessible; the same with 6 tokens in Chinese (``lang=zh_CN``, issue 41);
 and every page on a phone (390×844) and a tablet (768×1024): nothing cut at the edge.
 
 Readable (issue 15): no two numbers or labels of a chart overlap, no mark is cut off by its
@@ -41,12 +41,15 @@ TOKENS = {1: "preset=random&num_tokens=1&d_in=3", 6: "", 12: "preset=random&num_
 # One token in presentation mode is left out: its charts are the smallest the larger type
 # meets, and 12 tokens in that mode are the hard case.
 CASES = [
-    (name, present, count)
+    (name, present, count, "en")
     for name in PAGES
     for present in (False, True)
     for count in ((6,) if name in TOKEN_FREE else (6, 12) if present else (1, 6, 12))
     if (name, count) != ("Todays_attention", 1)  # one token: no head split, nothing to cache
 ]
+# In Chinese (issue 41): every page in both modes with six tokens, axe included. Its labels
+# are narrower in characters and wider per character than English; sizing measures both.
+CASES += [(name, present, 6, "zh_CN") for name in PAGES for present in (False, True)]
 # Violations raised by markup Streamlit itself renders, not by anything this app writes.
 STREAMLIT_OWN: dict[str, str] = {}
 
@@ -60,14 +63,16 @@ def _open(server, learners_browser, url: str, run_axe: bool) -> Visit:
         page.close()
 
 
-def _case_url(name: str, present: bool, count: int) -> str:
-    parts = (TOKENS[count], EXTRA.get(name, ""), "present=1" if present else "")
+def _case_url(name: str, present: bool, count: int, lang: str = "en") -> str:
+    language = f"lang={lang}" if lang != "en" else ""
+    parts = (TOKENS[count], EXTRA.get(name, ""), "present=1" if present else "", language)
     return f"{name}?" + "&".join(q for q in parts if q)
 
 
-def _id(case: tuple[str, bool, int]) -> str:
-    name, present, count = case
-    return f"{name or 'Playground'}-{'present' if present else 'normal'}-{count}"
+def _id(case: tuple[str, bool, int, str]) -> str:
+    name, present, count, lang = case
+    suffix = "" if lang == "en" else f"-{lang}"
+    return f"{name or 'Playground'}-{'present' if present else 'normal'}-{count}{suffix}"
 
 
 def layout_problems(found: Visit) -> list[str]:

@@ -454,3 +454,59 @@ def test_a_class_answers_chart_prints_counts_and_shares_and_says_them_in_its_des
     assert spec["encoding"]["y"]["sort"][1] == "B. **2w**"  # chart text is never Markdown
     assert "3 answers" in spec["description"] and "B. **2w**: 2 (67 %)" in spec["description"]
     assert spec["encoding"]["x"]["axis"]["tickMinStep"] == 1
+
+
+# A font with Chinese glyphs (Debian's fonts-noto-cjk): a check of the estimate with real ones.
+NOTO_CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+
+
+@pytest.mark.parametrize("font", [9, 13, 17])
+def test_chinese_characters_and_full_width_punctuation_are_one_em_twice_a_latin_letter(font):
+    for text in ("注意力权重", "，。：；？！（）「」", "热力图"):
+        width = sizing.text_width(text, font)
+        assert len(text) * font <= width <= len(text) * font * 1.1  # about one em each
+    ratio = sizing.text_width("权", font) / sizing.text_width("a", font)
+    assert 1.6 <= ratio <= 2.2  # about twice a Latin letter
+    # A Chinese label is sized as wide as it prints: wider than as many Latin letters.
+    assert sizing.label_limit(["注意力权重"], font) > sizing.label_limit(["abcde"], font)
+    assert sizing.text_width("weight", font) == pytest.approx(6 * 0.62 * font)  # unchanged
+
+
+@pytest.mark.skipif(not NOTO_CJK.exists(), reason="Noto Sans CJK is not installed")
+def test_the_chinese_estimate_is_at_least_a_real_fonts_width():
+    from PIL import ImageFont
+
+    glyphs = ImageFont.truetype(str(NOTO_CJK), 17)
+    for text in (
+        "注意力权重",
+        "颜色固定在 0 到 1 之间",
+        "查询 \\ 键",
+        "（第 2 个头，共 4 个头）。",
+    ):
+        assert sizing.text_width(text, 17) >= glyphs.getlength(text)
+
+
+def test_a_chinese_title_breaks_between_characters_into_lines_that_fit():
+    text = (
+        "第 3 个词元（旅程）怎样穿过注意力：到这一阶段为止的方框都显示了数字，"
+        "后面的方框只画出轮廓。"
+    )
+    lines = sizing.title_lines(text, 16, 160)
+    assert isinstance(lines, list) and len(lines) > 1
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # every character, in order
+    for line in lines:
+        assert sizing.text_width(line, 16) <= 160
+        assert line[0] not in "，。：）" and line[-1] != "（"  # no mark alone at a line's edge
+    assert sizing.title_lines("注意力权重", 16, 160) == "注意力权重"  # one line stays a string
+    # Latin titles still break at spaces only.
+    assert sizing.title_lines("attention weights of the tokens", 16, 120) == [
+        "attention",
+        "weights of",
+        "the tokens",
+    ]
+    heatmap = heatmap_chart.Heatmap([[0.5, 0.5]], ["a"], ["a", "b"], "weights", text, "d")
+    title = heatmap_chart.make_heatmap(heatmap, decimals=2, max_width=300)["title"]
+    assert isinstance(title["text"], list)  # not cut with "…" at the column's edge
+    assert all(
+        sizing.text_width(line, title["fontSize"]) <= title["limit"] for line in title["text"]
+    )

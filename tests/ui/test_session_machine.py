@@ -180,7 +180,13 @@ class LearnerSession(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def change_a_control(self, data: st.DataObject) -> None:
-        drawn = {w.key: (k, w) for k in WIDGET_KINDS for w in self.at.get(k) if w.key in PARAMS}
+        # Every widget but the language (read in English; tests/ui/test_translation.py).
+        drawn = {
+            w.key: (k, w)
+            for k in WIDGET_KINDS
+            for w in self.at.get(k)
+            if w.key in PARAMS and w.key != "lang"
+        }
         kind, widget = drawn[data.draw(st.sampled_from(sorted(drawn)), label="widget")]
         before = url_settings(self.at)
         new = data.draw(widget_values(kind, widget, before.num_tokens), label=widget.key)

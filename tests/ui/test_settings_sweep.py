@@ -20,7 +20,9 @@ from tests.ui.strategies import LABELS, legal_heads, legal_links, matrix_text, p
 
 STRATEGIES = tuple(MASK_STRATEGIES)
 D_OUT_HIGH = int(PARAMS["d_out"].high)  # the grid's 12 links hold every d_out up to it
-CHOICES = {name: p.choices for name, p in PARAMS.items() if p.kind == "choice"}
+# Every choice knob but the language: these pages are read in English (a page in Chinese has
+# the same numbers: tests/ui/test_translation.py).
+CHOICES = {name: p.choices for name, p in PARAMS.items() if p.kind == "choice" and name != "lang"}
 
 
 def grid_link(k: int) -> dict[str, str]:

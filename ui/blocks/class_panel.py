@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import segno
 import streamlit as st
 
+from translation import _
 from ui import safe
 from ui.blocks.heatmaps import vega_spec
 from ui.session import class_mode, nav
@@ -27,11 +28,11 @@ COUNT_EVERY = 2.0  # seconds between the teacher's counts
 def show_class_menu(page: Page) -> None:
     """The Class button beside the title. What it opens is built only when it is opened (a
     dialog): a learner who never opens it pays for one button."""
-    if st.button("Class", icon=":material/groups:", key="class_menu"):
-        _class_dialog(page.info.key, page.settings)
+    if st.button(_("Class"), icon=":material/groups:", key="class_menu"):
+        # The dialog's title is in the session's language: decorated here, not at import.
+        st.dialog(_("Class"), width="medium")(_class_dialog)(page.info.key, page.settings)
 
 
-@st.dialog("Class", width="medium")
 def _class_dialog(page_key: str, settings) -> None:
     member = class_mode.membership()
     if member is None:
@@ -39,32 +40,32 @@ def _class_dialog(page_key: str, settings) -> None:
     elif member.teaching:
         _teacher_menu(member)
     else:
-        st.markdown(f"You are in class {safe.md(member.code, 10)}.")
-        if st.button("Leave the class", key="class_leave"):
+        st.markdown(_("You are in class {code}.").format(code=safe.md(member.code, 10)))
+        if st.button(_("Leave the class"), key="class_leave"):
             class_mode.leave()
             st.rerun()
 
 
 def _start_or_join(page_key: str, settings) -> None:
     if st.button(
-        "Teach a class",
+        _("Teach a class"),
         key="class_start",
         icon=":material/co_present:",
         type="primary",
-        help="Learners who join see this screen on theirs, page and settings, as you change it.",
+        help=_("Learners who join see this screen on theirs, page and settings, as you change it."),
     ):
         class_mode.start(page_key, settings)
         st.rerun()
     with st.form("class_join", border=False):
-        code = st.text_input("Join a class: its code", key="class_code", max_chars=40)
-        if st.form_submit_button("Join"):
+        code = st.text_input(_("Join a class: its code"), key="class_code", max_chars=40)
+        if st.form_submit_button(_("Join")):
             class_mode.join(code)
             st.rerun()
-    lead = st.expander("Lead a class you started in another tab")
+    lead = st.expander(_("Lead a class you started in another tab"))
     with lead, st.form("class_take_over", border=False, clear_on_submit=True):
-        code = st.text_input("Class code", key="class_lead_code", max_chars=40)
-        key = st.text_input("Teacher key", key="class_lead_key", type="password", max_chars=100)
-        if st.form_submit_button("Lead this class"):
+        code = st.text_input(_("Class code"), key="class_lead_code", max_chars=40)
+        key = st.text_input(_("Teacher key"), key="class_lead_key", type="password", max_chars=100)
+        if st.form_submit_button(_("Lead this class")):
             class_mode.take_over(code, key)
             st.rerun()
 
@@ -72,12 +73,14 @@ def _start_or_join(page_key: str, settings) -> None:
 def _teacher_menu(member: class_mode.Membership) -> None:
     link = class_mode.join_link(member.code)
     st.markdown(f"# {safe.md(member.code, 10)}")
-    st.image(_qr_png(link), caption="Scan to join", width=280)
+    st.image(_qr_png(link), caption=_("Scan to join"), width=280)
     st.code(link, language=None, wrap_lines=True)
-    if st.toggle("Show the teacher key (not on the projector)", key="class_show_key"):
-        st.caption("With it, another tab or device can lead this class (the Class button there).")
+    if st.toggle(_("Show the teacher key (not on the projector)"), key="class_show_key"):
+        st.caption(
+            _("With it, another tab or device can lead this class (the Class button there).")
+        )
         st.code(member.teacher_key, language=None)
-    if st.button("End the class here", key="class_end"):
+    if st.button(_("End the class here"), key="class_end"):
         class_mode.leave()
         st.rerun()
 
@@ -115,15 +118,19 @@ def _teacher_bar(page: Page) -> None:
     code = safe.md(member.code, 10)
     if member.lost or count is None:
         st.error(
-            f"**Class {code}: the class link is lost.** Learners keep what they show; your "
-            "changes reach them when the class server is back (nothing to do).",
+            _(
+                "**Class {code}: the class link is lost.** Learners keep what they show; your "
+                "changes reach them when the class server is back (nothing to do)."
+            ).format(code=code),
             icon=":material/link_off:",
         )
         return
     link = class_mode.join_link(member.code)
     st.info(
-        f"**Teaching class {code}**: {count} following. Join at {safe.md(link, 80)} with the "
-        f"code {code}; the *Class* button shows both large, and a QR code.",
+        _(
+            "**Teaching class {code}**: {count} following. Join at {link} with the code "
+            "{code}; the *Class* button shows both large, and a QR code."
+        ).format(code=code, count=count, link=safe.md(link, 80)),
         icon=":material/co_present:",
     )
 
@@ -137,26 +144,32 @@ def _learner_bar(page: Page) -> None:
     with words:
         if member.lost:
             st.error(
-                f"**Class {code}: the class link is lost.** You are working on your own; "
-                "following resumes by itself when the class server is back.",
+                _(
+                    "**Class {code}: the class link is lost.** You are working on your own; "
+                    "following resumes by itself when the class server is back."
+                ).format(code=code),
                 icon=":material/link_off:",
             )
         elif member.following:
             st.info(
-                f"**Following the teacher** (class {code}): this screen shows theirs.",
+                _("**Following the teacher** (class {code}): this screen shows theirs.").format(
+                    code=code
+                ),
                 icon=":material/visibility:",
             )
         else:
             st.warning(
-                f"**Exploring on your own** (class {code}): your changes are yours alone.",
+                _("**Exploring on your own** (class {code}): your changes are yours alone.").format(
+                    code=code
+                ),
                 icon=":material/explore:",
             )
     with button:
         if member.following:
-            st.button("Explore on my own", key="class_explore", on_click=class_mode.explore)
+            st.button(_("Explore on my own"), key="class_explore", on_click=class_mode.explore)
         else:
             st.button(
-                "Back to the teacher",
+                _("Back to the teacher"),
                 key="class_back",
                 type="primary",
                 on_click=class_mode.back_to_teacher,
@@ -191,7 +204,7 @@ def show_class_question(page: Page, key: str, choices: Sequence[str]) -> bool:
     if member.teaching:
         if not open_here:
             st.button(
-                "Ask the class",
+                _("Ask the class"),
                 key=f"class_ask_{key}",
                 icon=":material/how_to_vote:",
                 on_click=class_mode.ask,
@@ -203,21 +216,23 @@ def show_class_question(page: Page, key: str, choices: Sequence[str]) -> bool:
         left, right = st.columns(2)
         with left:
             st.button(
-                "Hide the answer" if revealed else "Reveal to the class",
+                _("Hide the answer") if revealed else _("Reveal to the class"),
                 key=f"class_reveal_{key}",
                 on_click=class_mode.reveal,
                 args=(not revealed,),
             )
         with right:
             st.button(
-                "Close the question", key=f"class_close_{key}", on_click=class_mode.close_question
+                _("Close the question"),
+                key=f"class_close_{key}",
+                on_click=class_mode.close_question,
             )
         return revealed
     if not open_here:
         return False
     widget = f"class_answer_{key}"
     st.radio(
-        "Your answer (you may change it until the teacher reveals it)",
+        _("Your answer (you may change it until the teacher reveals it)"),
         range(len(choices)),
         format_func=lambda i: f"{chr(ord('A') + i)}. {choices[i]}",
         index=None,
@@ -233,9 +248,9 @@ def show_class_question(page: Page, key: str, choices: Sequence[str]) -> bool:
 def _answers(page: Page, key: str, choices: tuple[str, ...]) -> None:
     counts = class_mode.tally(key)
     if counts is None or len(counts) != len(choices):
-        st.caption("The answers cannot be read now; they are kept and come back by themselves.")
+        st.caption(_("The answers cannot be read now; they are kept and come back by themselves."))
         return
-    spec = make_answer_bars(counts, choices, title="The class's answers", present=page.present)
+    spec = make_answer_bars(counts, choices, title=_("The class's answers"), present=page.present)
     st.vega_lite_chart(vega_spec(spec), use_container_width=True, key=f"class_answers_{key}")
     shares = "; ".join(f"{chr(ord('A') + i)}: {s}" for i, s in enumerate(answer_shares(counts)))
-    st.caption(f"{sum(counts)} answers. {shares}.")
+    st.caption(_("{count} answers. {shares}.").format(count=sum(counts), shares=shares))

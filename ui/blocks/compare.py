@@ -18,8 +18,10 @@ from attention_core.compare import (
     read_pin,
 )
 from attention_core.embeddings import display_labels
+from attention_core.formatting import counted
 from attention_core.knobs.settings import Settings, preset_matrix
 from attention_core.knobs.table import PARAMS
+from translation import _, ngettext
 from ui import safe
 from ui.blocks import focus_panel, heatmaps
 from ui.session import state
@@ -41,11 +43,11 @@ def show_pin(page: Page) -> Settings | None:
     pinned = page.call(read_pin, text) if text else None
     if text and pinned is None:
         state.record("pin", None)
-        st.caption("The pinned settings A are dropped from the link: pin again.")
+        st.caption(_("The pinned settings A are dropped from the link: pin again."))
     left, right = st.columns(2)
     with left:
         st.button(
-            "Pin these settings as A" if pinned is None else "Pin the current settings as A",
+            _("Pin these settings as A") if pinned is None else _("Pin the current settings as A"),
             key="pin_a",
             icon=":material/push_pin:",
             on_click=_pin,
@@ -55,7 +57,7 @@ def show_pin(page: Page) -> Settings | None:
     with right:
         if pinned is not None:
             st.button(
-                "Unpin A",
+                _("Unpin A"),
                 key="unpin_a",
                 icon=":material/close:",
                 on_click=state.record,
@@ -72,32 +74,46 @@ def _change_text(name: str, first: str, second: str, edited: bool) -> str:
     """One change from A to B in words; ``edited``: B's numbers are not its example's own
     (typed in the grid, or real words' vectors)."""
     if name == "x":
-        return "the embedding matrix" + (" (edited or replaced)" if edited else "")
+        return (
+            _("the embedding matrix (edited or replaced)") if edited else _("the embedding matrix")
+        )
     if name == "tokens":
         return _tokens_text(first.split(","), second.split(","))
     param = PARAMS[name]  # a choice in the sidebar's words ("÷ √d_k", not "sqrt_d")
-    return (
-        f"{param.label}: {safe.md(param.choice_label(first), 80)} → "
-        f"{safe.md(param.choice_label(second), 80)}"
+    return _("{setting}: {before} → {after}").format(
+        setting=_(param.label),
+        before=safe.md(param.choice_label(first), 80),
+        after=safe.md(param.choice_label(second), 80),
     )
 
 
 def _tokens_text(first: list[str], second: list[str]) -> str:
     """The tokens that differ, each whole and by position (labels never hold a comma)."""
     if len(first) != len(second):
-        return f"the number of tokens: {len(first)} → {len(second)}"
+        return _("the number of tokens: {before} → {after}").format(
+            before=len(first), after=len(second)
+        )
     renamed = [(n, a, b) for n, (a, b) in enumerate(zip(first, second, strict=True), 1) if a != b]
-    words = [f"token {n}: {safe.md(a)} → {safe.md(b)}" for n, a, b in renamed[:SHOWN_RENAMES]]
+    words = [
+        _("token {number}: {before} → {after}").format(
+            number=n, before=safe.md(a), after=safe.md(b)
+        )
+        for n, a, b in renamed[:SHOWN_RENAMES]
+    ]
     if len(renamed) > SHOWN_RENAMES:
         more = len(renamed) - SHOWN_RENAMES
-        words.append(f"{more} more token{'s' if more > 1 else ''} renamed")
+        words.append(
+            ngettext("{more} more token renamed", "{more} more tokens renamed", more).format(
+                more=more
+            )
+        )
     return "; ".join(words)
 
 
 def change_words(pinned: Settings, settings: Settings) -> list[str]:
     """What B changed from A, one phrase per change (safe Markdown)."""
     changes = changed_settings(pinned, settings)
-    names = {name for name, _, _ in changes}
+    names = {name for name, _first, _second in changes}
     counted = "num_tokens" in names  # "number of tokens: 6 → 8" says it already
     edited = settings.rows != preset_matrix(settings.values)[1]  # a rename is not an edit
     return [
@@ -112,13 +128,15 @@ def show_changes(pinned: Settings, page: Page) -> None:
     changes = change_words(pinned, page.settings)
     if not changes:
         st.info(
-            "B is the same as A. Change anything (a setting in the sidebar, or the matrix "
-            "below) and the difference appears here.",
+            _(
+                "B is the same as A. Change anything (a setting in the sidebar, or the matrix "
+                "below) and the difference appears here."
+            ),
             icon=":material/info:",
         )
         return
     with st.container(key="compare_from_a_to_b"):
-        st.markdown("**From A to B:** " + "; ".join(changes) + ".")
+        st.markdown(_("**From A to B:** {changes}.").format(changes="; ".join(changes)))
 
 
 def _weights(
@@ -126,16 +144,22 @@ def _weights(
 ) -> heatmap_chart.Heatmap:
     labels = display_labels(trace.tokens)
     matrix = trace.mean_weights if averaged else trace.weights_after_dropout[head or 0]
-    heads = f"{trace.num_heads} head{'s' if trace.num_heads > 1 else ''}"
-    what = f"averaged over its {heads}" if averaged else f"head {(head or 0) + 1}"
-    title = f"{name}: weights" + (f", {what}" if averaged or trace.num_heads > 1 else "")
+    heads = counted(trace.num_heads, "head")
+    if averaged:
+        title = _("{name}: weights, averaged over its {heads}").format(name=name, heads=heads)
+    elif trace.num_heads > 1:
+        title = _("{name}: weights, head {number}").format(name=name, number=(head or 0) + 1)
+    else:
+        title = _("{name}: weights").format(name=name)
     return heatmap_chart.Heatmap(
         heatmaps.matrix_values(matrix),
         labels,
         labels,
         kind="weights",
         title=title,
-        description=f"Attention weights of {name}, {len(labels)} queries × {len(labels)} keys.",
+        description=_("Attention weights of {name}, {count} queries × {count} keys.").format(
+            name=name, count=len(labels)
+        ),
         masked=heatmaps.hidden_weights(trace),
         scale="fixed",  # the same colour is the same weight in A and in B
     )
@@ -145,11 +169,19 @@ def change_sentences(page: Page, comparison: WeightComparison, labels: list[str]
     """The largest changes in words: "`step` now attends 0.2100 more to `journey`"."""
     sentences = []
     for change in comparison.largest[:SHOWN_CHANGES]:
-        how = "more" if change.change > 0 else "less"
+        sentence = (
+            _("{query} now attends {change} more to {key} ({before} → {after})")
+            if change.change > 0
+            else _("{query} now attends {change} less to {key} ({before} → {after})")
+        )
         sentences.append(
-            f"{safe.md(labels[change.query], 24)} now attends "
-            f"{page.number(abs(change.change))} {how} to {safe.md(labels[change.key], 24)} "
-            f"({page.number(change.before)} → {page.number(change.after)})"
+            sentence.format(
+                query=safe.md(labels[change.query], 24),
+                change=page.number(abs(change.change)),
+                key=safe.md(labels[change.key], 24),
+                before=page.number(change.before),
+                after=page.number(change.after),
+            )
         )
     return sentences
 
@@ -172,8 +204,10 @@ def show_compare(page: Page, pinned: Settings) -> None:
     )
     if first.num_tokens != second.num_tokens:  # nothing to subtract: say so, not an error
         st.info(
-            f"A has {first.num_tokens} tokens and B has {second.num_tokens}: weights can only be "
-            "subtracted for the same number of tokens. Pin again to compare from here.",
+            _(
+                "A has {tokens_a} tokens and B has {tokens_b}: weights can only be "
+                "subtracted for the same number of tokens. Pin again to compare from here."
+            ).format(tokens_a=first.num_tokens, tokens_b=second.num_tokens),
             icon=":material/info:",
         )
         return
@@ -188,16 +222,18 @@ def show_compare(page: Page, pinned: Settings) -> None:
     st.header("B − A")
     if averaged:
         st.caption(
-            f"A has {first.num_heads} head(s) and B has {second.num_heads}: the weights "
-            "averaged over the heads are compared."
+            _(
+                "A has {heads_a} head(s) and B has {heads_b}: the weights averaged over the "
+                "heads are compared."
+            ).format(heads_a=first.num_heads, heads_b=second.num_heads)
         )
     delta = heatmap_chart.Heatmap(
         heatmaps.matrix_values(comparison.difference[0 if averaged else head]),
         labels,
         labels,
         kind="difference",
-        title="B − A: change of each weight",
-        description="Each weight of B minus the same weight of A (blue: less, orange: more).",
+        title=_("B − A: change of each weight"),
+        description=_("Each weight of B minus the same weight of A (blue: less, orange: more)."),
     )
     difference, words, half = heatmaps.halves(page, delta)
     with difference:
@@ -206,10 +242,14 @@ def show_compare(page: Page, pinned: Settings) -> None:
     with words, st.container(key="compare_changes"):
         sentences = change_sentences(page, comparison, labels)
         if sentences:
-            st.markdown("**The largest changes**\n\n" + "\n".join(f"- {s}" for s in sentences))
+            st.markdown(
+                _("**The largest changes**") + "\n\n" + "\n".join(f"- {s}" for s in sentences)
+            )
         else:
             st.markdown(
-                f"**No weight changed** at the {int(page.settings['decimals'])} decimals shown."
+                _("**No weight changed** at the {decimals} decimals shown.").format(
+                    decimals=int(page.settings["decimals"])
+                )
             )
         show_context(page, first, second)
 
@@ -221,4 +261,8 @@ def show_context(page: Page, first: AttentionTrace, second: AttentionTrace) -> N
         return
     before = page.vector(first.output[query].tolist())
     after = page.vector(second.output[query].tolist())
-    st.markdown(f"**Context vector of {safe.md(page.labels[query], 24)}:** A {before} → B {after}")
+    st.markdown(
+        _("**Context vector of {token}:** A {before} → B {after}").format(
+            token=safe.md(page.labels[query], 24), before=before, after=after
+        )
+    )

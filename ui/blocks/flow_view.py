@@ -13,6 +13,7 @@ import streamlit as st
 from attention_core import AttentionTrace
 from attention_core.flow import FlowNumbers, flow_numbers
 from attention_core.knobs.table import FLOW_STAGES
+from translation import _
 from ui import safe
 from ui.blocks import focus_panel, heatmaps, sentences, stepper
 from ui.blocks.weights_view import MAIN_WIDTH
@@ -44,12 +45,12 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
     if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
         st.caption(
             heatmaps.rounding_note(
-                "The picture", fitted.decimals, page.decimals, "*Show as tables*"
+                _("The picture"), fitted.decimals, page.decimals, _("*Show as tables*")
             )
         )
     with st.container(key="flow_stage_text"):
         st.markdown(stage_sentence(page, trace, numbers, stage))
-    with kept_widgets.section("Show as tables", "flow_tables") as tables_open:
+    with kept_widgets.section(_("Show as tables"), "flow_tables") as tables_open:
         if tables_open.open:
             st.markdown(flow_tables(page, trace, numbers))
     return numbers
@@ -63,10 +64,6 @@ def _all_named(page: Page, positions: list[int]) -> str:
     return sentences.listing([_named(page, j) for j in positions])
 
 
-def _each(positions: list[int]) -> str:
-    return " each" if len(positions) > 1 else ""
-
-
 def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stage: int) -> str:
     """What the current stage does, with its numbers (Markdown, labels escaped)."""
     i, n = numbers.query, page.number
@@ -75,33 +72,58 @@ def stage_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers, stag
     top_score = top_scores[0]
     config = trace.config
     blocked = [j for j, a in enumerate(numbers.allowed) if not a]
+    sup = flow_picture.sup(i)
+    stage_3 = (
+        _(
+            "**Stage 3.** q{sup} meets every row j of K, both first turned by RoPE: the largest "
+            "score is with {keys}, {score}."
+        )
+        if config.rope
+        else _(
+            "**Stage 3.** q{sup} meets every row j of K: the largest score is with {keys}, {score}."
+        )
+    )
     texts = {
-        1: f"**Stage 1.** The focused token {me} is row {i + 1} of X: "
-        f"{page.vector(list(numbers.inputs[i]))}.",
-        2: f"**Stage 2.** Its query q{flow_picture.sup(i)} = x{flow_picture.sup(i)} · W_query = "
-        f"{page.vector(list(numbers.query_vector))}; every row of X times W_key and W_value "
-        "gives that token's key and value (the rows of K and V).",
-        3: f"**Stage 3.** q{flow_picture.sup(i)} meets every row j of K"
-        + (", both first turned by RoPE" if config.rope else "")
-        + f": the largest score is with {_all_named(page, top_scores)}, "
-        f"{n(numbers.scores[top_score])}{_each(top_scores)}.",
-        4: "**Stage 4.** No scaling: the scores pass unchanged."
+        1: _("**Stage 1.** The focused token {me} is row {row} of X: {vector}.").format(
+            me=me, row=i + 1, vector=page.vector(list(numbers.inputs[i]))
+        ),
+        2: _(
+            "**Stage 2.** Its query q{sup} = x{sup} · W_query = {vector}; every row of X times "
+            "W_key and W_value gives that token's key and value (the rows of K and V)."
+        ).format(sup=sup, vector=page.vector(list(numbers.query_vector))),
+        3: stage_3.format(
+            sup=sup,
+            keys=_all_named(page, top_scores),
+            score=sentences.each(n(numbers.scores[top_score]), top_scores),
+        ),
+        4: _("**Stage 4.** No scaling: the scores pass unchanged.")
         if config.scaling == "none"
-        else f"**Stage 4.** Every score is divided by {n(numbers.scale_divisor)}: "
-        f"{n(numbers.scores[top_score])} becomes {n(numbers.scaled[top_score])}.",
-        5: "**Stage 5.** No mask: every key may be attended to."
+        else _(
+            "**Stage 4.** Every score is divided by {divisor}: {score} becomes {scaled}."
+        ).format(
+            divisor=n(numbers.scale_divisor),
+            score=n(numbers.scores[top_score]),
+            scaled=n(numbers.scaled[top_score]),
+        ),
+        5: _("**Stage 5.** No mask: every key may be attended to.")
         if not blocked
-        else f"**Stage 5.** The {config.mask} mask hides {len(blocked)} of the keys: "
-        + ", ".join(_named(page, j) for j in blocked[:6])
-        + (" …" if len(blocked) > 6 else "")
-        + ".",
-        6: f"**Stage 6.** {flow_picture.NORM[config.norm].capitalize()} turns the row into weights "
-        f"that sum to {n(float(trace.diagnostics.row_sums[numbers.head, i]))}"
-        f"{_largest_weight(page, list(numbers.weights))}.",
+        else _("**Stage 5.** The {mask} mask hides {count} of the keys: {keys}.").format(
+            mask=sentences.mask_name(config.mask),
+            count=len(blocked),
+            keys=", ".join(_named(page, j) for j in blocked[:6])
+            + (" …" if len(blocked) > 6 else ""),
+        ),
+        6: _("**Stage 6.** {norm} turns the row into weights that sum to {total}{largest}.").format(
+            norm=_(flow_picture.NORM[config.norm]).capitalize(),
+            total=n(float(trace.diagnostics.row_sums[numbers.head, i])),
+            largest=_largest_weight(page, list(numbers.weights)),
+        ),
         7: _dropout_sentence(page, trace, numbers),
-        8: f"**Stage 8.** z{flow_picture.sup(i)} = Σⱼ αⱼ v⁽ʲ⁾ = "
-        f"{page.vector(list(numbers.head_context))}: "
-        f"{_attends(page, me, numbers, config.dropout_active)}.",
+        8: _("**Stage 8.** z{sup} = Σⱼ αⱼ v⁽ʲ⁾ = {vector}: {attends}.").format(
+            sup=sup,
+            vector=page.vector(list(numbers.head_context)),
+            attends=_attends(page, me, numbers, config.dropout_active),
+        ),
         9: _output_sentence(page, numbers),
     }
     return texts[stage]
@@ -113,8 +135,8 @@ def _largest_weight(page: Page, weights: list[float]) -> str:
     if not all(math.isfinite(w) for w in weights) or not any(w > 0 for w in weights):
         return ""
     top = sentences.strongest(page, weights)
-    return f"; the largest, {page.number(weights[top[0]])}{_each(top)}, goes to " + _all_named(
-        page, top
+    return _("; the largest, {weight}, goes to {keys}").format(
+        weight=sentences.each(page.number(weights[top[0]]), top), keys=_all_named(page, top)
     )
 
 
@@ -123,34 +145,47 @@ def _attends(page: Page, me: str, numbers: FlowNumbers, dropout_active: bool) ->
     weights = list(numbers.after_dropout)
     why = sentences.no_key_attended(weights, numbers.allowed, dropout_active)
     if why is not None:
-        return f"{me} has {why}"
+        return _("{me} has {why}").format(me=me, why=why)
     top = sentences.strongest(page, weights)
-    weight = page.number(weights[top[0]]) + _each(top)
-    return f"{me} attends most to {_all_named(page, top)} ({weight})"
+    weight = sentences.each(page.number(weights[top[0]]), top)
+    return _("{me} attends most to {keys} ({weight})").format(
+        me=me, keys=_all_named(page, top), weight=weight
+    )
 
 
 def _dropout_sentence(page: Page, trace: AttentionTrace, numbers: FlowNumbers) -> str:
     if not trace.config.dropout_active:
-        return (
+        return _(
             "**Stage 7.** Dropout is off (rate 0, or evaluation mode): the weights pass unchanged."
         )
     dropped = sum(1 for kept in numbers.kept if not kept)
-    return (
-        f"**Stage 7.** Dropout (p = {trace.config.dropout:g}) zeroes {dropped} of this row's "
-        f"weights (✕) and multiplies the others by {page.number(numbers.dropout_factor)}."
+    return _(
+        "**Stage 7.** Dropout (p = {dropout:g}) zeroes {dropped} of this row's weights "
+        "(✕) and multiplies the others by {dropout_factor}."
+    ).format(
+        dropout=trace.config.dropout,
+        dropped=dropped,
+        dropout_factor=page.number(numbers.dropout_factor),
     )
 
 
 def _output_sentence(page: Page, numbers: FlowNumbers) -> str:
     output = page.vector(list(numbers.output))
     if numbers.num_heads == 1 and numbers.W_out is None:
-        return (
-            "**Stage 9.** One head and no output projection: the output of "
-            f"{_named(page, numbers.query)} is z itself, {output}."
-        )
-    heads = f"the {numbers.num_heads} heads' outputs side by side" if numbers.num_heads > 1 else "z"
-    projection = " times W_out plus b" if numbers.W_out is not None else ""
-    return f"**Stage 9.** The output is {heads}{projection}: {output}."
+        return _(
+            "**Stage 9.** One head and no output projection: the output of {named} is z "
+            "itself, {output}."
+        ).format(named=_named(page, numbers.query), output=output)
+    if numbers.W_out is None:
+        return _(
+            "**Stage 9.** The output is the {num_heads} heads' outputs side by side: {output}."
+        ).format(num_heads=numbers.num_heads, output=output)
+    if numbers.num_heads == 1:
+        return _("**Stage 9.** The output is z times W_out plus b: {output}.").format(output=output)
+    return _(
+        "**Stage 9.** The output is the {num_heads} heads' outputs side by side times W_out "
+        "plus b: {output}."
+    ).format(num_heads=numbers.num_heads, output=output)
 
 
 def flow_tables(page: Page, trace: AttentionTrace, numbers: FlowNumbers) -> str:
@@ -171,18 +206,18 @@ def flow_tables(page: Page, trace: AttentionTrace, numbers: FlowNumbers) -> str:
         parts += [f"**{name}**", grid(rows, dims + (["b"] if bias is not None else []), "c")]
     parts += ["**K**", grid(numbers.keys, labels, "k"), "**V**", grid(numbers.values, labels, "v")]
     parts += [
-        f"**The row of query {numbers.query + 1}**",
+        _("**The row of query {query}**").format(query=numbers.query + 1),
         focus_panel.focus_rows(page, trace, numbers.head),
     ]
     vectors = [
         ("q", numbers.query_vector),
-        ("z (this head)", numbers.head_context),
-        ("heads side by side", numbers.context),
-        ("output", numbers.output),
+        (_("z (this head)"), numbers.head_context),
+        (_("heads side by side"), numbers.context),
+        (_("output"), numbers.output),
     ]
     parts.append(
         tables.markdown_table(
-            ["vector", "numbers"],
+            [_("vector"), _("numbers")],
             [[name, page.vector(list(v))] for name, v in vectors],
             labelled_rows=False,
         )

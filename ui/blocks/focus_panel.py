@@ -7,12 +7,25 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core import AttentionTrace
+from translation import N_, _
 from ui import safe
 from ui.blocks import sentences
 from ui.blocks.heatmaps import show_side_by_side, vectors_heatmap, vega_spec
 from ui.session import controls
 from ui.session.run_order import Page
 from ui.specs import bars_and_curves, formulas, tables
+
+# The title and the text alternative of each heatmap of show_qkv ("queries" is a word).
+QKV_TITLES = {
+    "queries": N_("queries = X · W_query"),
+    "keys": N_("keys = X · W_key"),
+    "values": N_("values = X · W_value"),
+}
+QKV_DESCRIPTIONS = {
+    "queries": N_("The queries: {tokens} tokens × {numbers} numbers."),
+    "keys": N_("The keys: {tokens} tokens × {numbers} numbers."),
+    "values": N_("The values: {tokens} tokens × {numbers} numbers."),
+}
 
 
 def head_choice(page: Page) -> int:
@@ -36,8 +49,10 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
         spec = bars_and_curves.make_weight_bars(
             weights,
             labels,
-            title=f"weights of {safe.plain(labels[query], 20)}",
-            description=f"Attention weights of query {query + 1} over {len(labels)} keys.",
+            title=_("weights of {labels}").format(labels=safe.plain(labels[query], 20)),
+            description=_("Attention weights of query {query} over {count} keys.").format(
+                query=query + 1, count=len(labels)
+            ),
             decimals=page.decimals,
             present=page.present,
         )
@@ -49,17 +64,23 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
 def focus_rows(page: Page, trace: AttentionTrace, head: int = 0) -> str:
     """Every number of the focused query's row, from score to weight after dropout."""
     query = page.query
-    header = ["key", "score q·k", f"÷ {page.number(trace.scale_divisor)}", "may attend", "weight"]
+    header = [
+        _("key"),
+        _("score q·k"),
+        f"÷ {page.number(trace.scale_divisor)}",
+        _("may attend"),
+        _("weight"),
+    ]
     columns = [
         trace.scores[head, query].tolist(),
         trace.scaled_scores[head, query].tolist(),
-        ["yes" if v else "no" for v in trace.allowed[query].tolist()],
+        [_("yes") if v else _("no") for v in trace.allowed[query].tolist()],
         trace.weights[head, query].tolist(),
     ]
     if trace.config.dropout_active:
-        header += ["kept", f"× {page.number(trace.dropout_factor)}"]
+        header += [_("kept"), f"× {page.number(trace.dropout_factor)}"]
         columns += [
-            ["yes" if v else "no" for v in trace.dropout_keep[head, query].tolist()],
+            [_("yes") if v else _("no") for v in trace.dropout_keep[head, query].tolist()],
             trace.weights_after_dropout[head, query].tolist(),
         ]
     rows = [
@@ -78,8 +99,8 @@ def show_qkv(page: Page, trace: AttentionTrace) -> None:
             page,
             matrix,
             name[0],
-            f"{name} = X · W_{name[:-1].replace('querie', 'query')}",
-            f"The {name}: {matrix.shape[0]} tokens × {matrix.shape[1]} numbers.",
+            _(QKV_TITLES[name]),
+            _(QKV_DESCRIPTIONS[name]).format(tokens=matrix.shape[0], numbers=matrix.shape[1]),
         )
         heatmaps.append((heatmap, f"hm_{name}"))
     show_side_by_side(page, heatmaps)

@@ -10,6 +10,7 @@ from attention_core.formatting import counted
 from attention_core.head_split import trace_head_split
 from attention_core.reference import MATCH_TOLERANCE
 from attention_core.todays_attention import Grouped, grouped
+from translation import _
 from ui import safe
 from ui.blocks import heatmaps
 from ui.session import controls, state
@@ -19,7 +20,7 @@ from ui.specs import tables
 
 def show_grouped_query(page: Page) -> None:
     """The heads and K/V groups knobs, which heads share, the cache's memory, the weights."""
-    st.header("Grouped-query and multi-query attention")
+    st.header(_("Grouped-query and multi-query attention"))
     heads_column, groups_column = st.columns(2)
     with heads_column:
         controls.widget("heads", page.settings)
@@ -34,13 +35,15 @@ def show_grouped_query(page: Page) -> None:
         return
     if not page.present:
         st.markdown(
-            "A KV cache keeps every token's keys and values for every head, and in long texts "
-            "it outgrows the model. Grouped-query attention (Llama 2 70B, Llama 3, Mistral) "
-            "lets several query heads read the same keys and values: the cache keeps one K/V "
-            "head per group. One group is multi-query attention; one group per head is the "
-            "standard multi-head attention of chapter 3. Here each group keeps the keys and "
-            "values its first head has in standard attention, so the first head of each group "
-            "is unchanged and you can see what sharing does to the others."
+            _(
+                "A KV cache keeps every token's keys and values for every head, and in long texts "
+                "it outgrows the model. Grouped-query attention (Llama 2 70B, Llama 3, Mistral) "
+                "lets several query heads read the same keys and values: the cache keeps one K/V "
+                "head per group. One group is multi-query attention; one group per head is the "
+                "standard multi-head attention of chapter 3. Here each group keeps the keys and "
+                "values its first head has in standard attention, so the first head of each group "
+                "is unchanged and you can see what sharing does to the others."
+            )
         )
     _show_sharing(result)
     _show_memory(page, result)
@@ -50,15 +53,17 @@ def show_grouped_query(page: Page) -> None:
 def _offer_an_example() -> None:
     """With one head: say so, and offer 4 heads in 2 groups."""
     st.info(
-        "With one head there is nothing to share: choose 2 or more heads, then fewer K/V "
-        "groups than heads, or try the example.",
+        _(
+            "With one head there is nothing to share: choose 2 or more heads, then fewer K/V "
+            "groups than heads, or try the example."
+        ),
         icon=":material/info:",
     )
     st.button(
-        "Try 4 heads in 2 groups (d_out 8)",
+        _("Try 4 heads in 2 groups (d_out 8)"),
         key="try_grouped_heads",
         on_click=_try_grouped_heads,
-        help="Sets d_out to 8, heads to 4 and K/V groups to 2; every page then uses them.",
+        help=_("Sets d_out to 8, heads to 4 and K/V groups to 2; every page then uses them."),
     )
 
 
@@ -69,14 +74,14 @@ def _show_sharing(result: Grouped) -> None:
         readers = [h + 1 for h, g in enumerate(result.kv_head_of) if g == kv_head]
         rows.append(
             [
-                f"K/V head {kv_head + 1}",
+                _("K/V head {kv_head}").format(kv_head=kv_head + 1),
                 ", ".join(str(h) for h in readers),
-                f"head {readers[0]}'s own keys and values",
+                _("head {head}'s own keys and values").format(head=readers[0]),
             ]
         )
     st.markdown(
         tables.markdown_table(
-            ["cached", "read by query heads", "what it holds"],
+            [_("cached"), _("read by query heads"), _("what it holds")],
             rows,
             labelled_rows=False,
             words=(2,),
@@ -95,7 +100,9 @@ def _show_head_weights(page: Page, result: Grouped) -> None:
                     page,
                     trace,
                     head,
-                    title=f"head {head + 1} · K/V {result.kv_head_of[head] + 1}",
+                    title=_("head {number} · K/V {kv_head}").format(
+                        number=head + 1, kv_head=result.kv_head_of[head] + 1
+                    ),
                 ),
                 f"gqa_head_{head}",
             )
@@ -105,9 +112,15 @@ def _show_head_weights(page: Page, result: Grouped) -> None:
     )
     changes = [page.number(float(v)) for v in result.weight_change]
     st.caption(
-        "Largest change of a weight from sharing, head by head (0 for a group's first head): "
-        + ", ".join(f"head {h + 1}: {c}" for h, c in enumerate(changes))
-        + "."
+        _(
+            "Largest change of a weight from sharing, head by head (0 for a group's first "
+            "head): {changes}."
+        ).format(
+            changes=", ".join(
+                _("head {number}: {change}").format(number=h + 1, change=c)
+                for h, c in enumerate(changes)
+            )
+        )
     )
 
 
@@ -125,12 +138,16 @@ def _show_memory(page: Page, result: Grouped) -> None:
     tokens = min(page.trace.num_tokens, window) if window else page.trace.num_tokens
     heads = memory.num_heads
     rows = []
-    for name, kv_heads in (
-        ("multi-head: one per head", heads),
-        (f"this setting: {memory.kv_heads} groups", memory.kv_heads),
-        ("multi-query: one for all", 1),
+    for kind, name, kv_heads in (
+        ("multi-head", _("multi-head: one per head"), heads),
+        (
+            "this",
+            _("this setting: {kv_heads} groups").format(kv_heads=memory.kv_heads),
+            memory.kv_heads,
+        ),
+        ("multi-query", _("multi-query: one for all"), 1),
     ):
-        if name.startswith("this") and memory.kv_heads in (1, heads):
+        if kind == "this" and memory.kv_heads in (1, heads):
             continue
         per_token = memory.bytes_per_token(kv_heads)
         rows.append(
@@ -140,23 +157,28 @@ def _show_memory(page: Page, result: Grouped) -> None:
                 f"2 × {kv_heads} × {memory.head_dim} = {memory.numbers_per_token(kv_heads)}",
                 f"{per_token} B",
                 f"{per_token * tokens} B",
-                f"{heads // kv_heads}× less" if kv_heads < heads else "—",
+                _("{factor}× less").format(factor=heads // kv_heads) if kv_heads < heads else "—",
             ]
         )
     st.markdown(
-        "**The KV cache per layer**, float32 ("
-        f"{memory.bytes_per_number} bytes a number), computed from the shapes:"
+        _(
+            "**The KV cache per layer**, float32 ({bytes_per_number} bytes a number), "
+            "computed from the shapes:"
+        ).format(bytes_per_number=memory.bytes_per_number)
     )
     st.markdown(
         tables.markdown_table(
             [
-                "K/V heads",
-                "count",
-                "numbers per token (K and V)",
-                "bytes per token",
-                f"bytes for the {counted(tokens, 'token')} cached"
-                + (f" (window {window})" if window else ""),
-                "vs multi-head",
+                _("K/V heads"),
+                _("count"),
+                _("numbers per token (K and V)"),
+                _("bytes per token"),
+                _("bytes for the {tokens} cached (window {window})").format(
+                    tokens=counted(tokens, "token"), window=window
+                )
+                if window
+                else _("bytes for the {tokens} cached").format(tokens=counted(tokens, "token")),
+                _("vs multi-head"),
             ],
             rows,
             labelled_rows=False,
@@ -166,7 +188,7 @@ def _show_memory(page: Page, result: Grouped) -> None:
 
 def show_head_split(page: Page) -> None:
     """Each tensor's shape from ``view`` to ``out_proj``, and the numbers the wrong view mixes."""
-    st.header("The head split, shape by shape")
+    st.header(_("The head split, shape by shape"))
     trace = page.trace
     split = page.call(trace_head_split, trace)
     if split is None:
@@ -174,25 +196,32 @@ def show_head_split(page: Page) -> None:
     heads, head_dim = trace.num_heads, trace.head_dim
     if not page.present:
         st.markdown(
-            "The book's MultiHeadAttention works on a batch `b` of texts. It projects once, "
-            f"then cuts each token's {counted(trace.queries.shape[1], 'number')} into "
-            f"{counted(heads, 'head')} of {head_dim}. These are the shapes with your numbers "
-            "(b = 1):"
+            _(
+                "The book's MultiHeadAttention works on a batch `b` of texts. It projects once, "
+                "then cuts each token's {numbers} into {heads} of {head_dim}. These are the "
+                "shapes with your numbers (b = 1):"
+            ).format(
+                numbers=counted(trace.queries.shape[1], "number"),
+                heads=counted(heads, "head"),
+                head_dim=head_dim,
+            )
         )
     st.markdown(
         tables.markdown_table(
-            ["line", "shape"],
+            [_("line"), _("shape")],
             [[f"`{s.code}`", "(" + ", ".join(str(n) for n in s.shape) + ")"] for s in split.steps],
             labelled_rows=False,
         )
     )
-    st.markdown("**Pitfall: `view(b, num_heads, num_tokens, head_dim)`**")
+    st.markdown(_("**Pitfall: `view(b, num_heads, num_tokens, head_dim)`**"))
     if not page.present:
         st.markdown(
-            "It gives the same shape without the transpose, so nothing fails. But `view` "
-            "only re-reads the numbers in their order in memory, token after token: the "
-            "wrong “head 1” holds every number of the first tokens, so each of its rows is a "
-            "slice of some other token, and the other tokens are missing from it."
+            _(
+                "It gives the same shape without the transpose, so nothing fails. But `view` "
+                "only re-reads the numbers in their order in memory, token after token: the "
+                "wrong “head 1” holds every number of the first tokens, so each of its rows is a "
+                "slice of some other token, and the other tokens are missing from it."
+            )
         )
     labels = display_labels(trace.tokens)
     origin = split.wrong_origin[0].tolist()  # (num_tokens, head_dim, 2)
@@ -204,19 +233,23 @@ def show_head_split(page: Page) -> None:
         rows.append([labels[row], right, wrong, taken])
     st.markdown(
         tables.markdown_table(
-            ["row", "head 1, right", "“head 1”, wrong view", "the wrong row's numbers are"],
+            [
+                _("row"),
+                _("head 1, right"),
+                _("“head 1”, wrong view"),
+                _("the wrong row's numbers are"),
+            ],
             rows,
             words=(3,),
         )
     )
     difference = split.max_difference
     if heads == 1:
-        verdict = "With one head both views cut nothing, so they agree: choose 2 or more heads."
+        verdict = _("With one head both views cut nothing, so they agree: choose 2 or more heads.")
     elif difference < MATCH_TOLERANCE:
-        verdict = "Here the scrambled numbers happen to give the same output."
+        verdict = _("Here the scrambled numbers happen to give the same output.")
     else:
-        verdict = (
-            f"✗ The wrong view changes the output by up to {page.number(difference)}, and no "
-            "error is raised."
-        )
+        verdict = _(
+            "✗ The wrong view changes the output by up to {difference}, and no error is raised."
+        ).format(difference=page.number(difference))
     st.markdown(verdict)

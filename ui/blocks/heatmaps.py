@@ -16,6 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
 from attention_core.formatting import format_scientific
+from translation import N_, _
 from ui import safe
 from ui.session import kept_widgets
 from ui.session.run_order import Page
@@ -69,16 +70,16 @@ def show_heatmap(
     )
     st.vega_lite_chart(spec=vega_spec(spec), key=key, width="content")
     if decimals < page.decimals:
-        st.caption(rounding_note("This chart", decimals, page.decimals, "its table"))
+        st.caption(rounding_note(_("This chart"), decimals, page.decimals, _("its table")))
     if not heatmap_chart.prints_numbers(
         heatmap, decimals=decimals, present=page.present, max_width=max_width
     ):
-        st.caption(COLOUR_ONLY)
+        st.caption(_(COLOUR_ONLY))
     if table:
-        show_tables(page, [(heatmap, key)], "Show as table", f"{key}_table")
+        show_tables(page, [(heatmap, key)], _("Show as table"), f"{key}_table")
 
 
-COLOUR_ONLY = (
+COLOUR_ONLY = N_(
     "Too many cells to print their numbers: the colours show them. Tap or hover over a cell "
     "for its number, or open the table under the chart."
 )
@@ -86,10 +87,10 @@ COLOUR_ONLY = (
 
 def rounding_note(what: str, shown: int, decimals: int, tables: str) -> str:
     """Why a projected picture prints fewer decimals than the page's, and where they all are."""
-    return (
-        f"{what} rounds to {shown} decimals so that its type stays large enough to read when "
-        f"projected; {tables} gives every number to {decimals}."
-    )
+    return _(
+        "{what} rounds to {shown} decimals so that its type stays large enough to read "
+        "when projected; {tables} gives every number to {decimals}."
+    ).format(what=what, shown=shown, tables=tables, decimals=decimals)
 
 
 def show_tables(
@@ -99,7 +100,7 @@ def show_tables(
     by its chart's title when there are several."""
     with kept_widgets.section(label, key) as tables_open:
         if tables_open.open:
-            for heatmap, _ in heatmaps:
+            for heatmap, _key in heatmaps:
                 if len(heatmaps) > 1:
                     st.markdown(safe.md(heatmap.title, 80))
                 st.markdown(tables.heatmap_table(heatmap, page.decimals))
@@ -112,19 +113,22 @@ def hidden_weights(trace: AttentionTrace) -> list[list[bool]] | None:
 
 
 def weights_heatmap(
-    page: Page, trace: AttentionTrace, head: int = 0, title: str = "attention weights"
+    page: Page, trace: AttentionTrace, head: int = 0, title: str | None = None
 ) -> heatmap_chart.Heatmap:
-    """The weights after dropout of one head: rows are queries, columns keys."""
+    """The weights after dropout of one head: rows are queries, columns keys; ``title``, in
+    the learner's words, defaults to "attention weights"."""
     labels = page.labels
     dropped = trace.dropped[head].tolist() if trace.config.dropout_active else None
-    rows_sum = "each row sums to 1" if not trace.config.dropout_active else "after dropout"
+    rows_sum = _("each row sums to 1") if not trace.config.dropout_active else _("after dropout")
     return heatmap_chart.Heatmap(
         matrix_values(trace.weights_after_dropout[head]),
         labels,
         labels,
         kind="weights",
-        title=title,
-        description=f"Attention weights, {len(labels)} queries × {len(labels)} keys, {rows_sum}.",
+        title=_("attention weights") if title is None else title,
+        description=_("Attention weights, {count} queries × {count} keys, {rows_sum}.").format(
+            count=len(labels), rows_sum=rows_sum
+        ),
         masked=hidden_weights(trace),
         dropped=dropped,
         scale=page.settings["weight_scale"],
@@ -141,8 +145,10 @@ def scores_heatmap(page: Page, trace: AttentionTrace, head: int = 0) -> heatmap_
         labels,
         labels,
         kind="scores",
-        title=f"scores q·k{scaling}",
-        description=f"Scores{scaling}, {len(labels)} queries × {len(labels)} keys.",
+        title=_("scores q·k{scaling}").format(scaling=scaling),
+        description=_("Scores{scaling}, {count} queries × {count} keys.").format(
+            scaling=scaling, count=len(labels)
+        ),
         masked=masked if masked is not None and bool(trace.blocked.any()) else None,
     )
 
@@ -203,18 +209,18 @@ def show_side_by_side(
             max_width=column_width(width, per_row),
             shrink=2,
         )
-        for h, _ in heatmaps
+        for h, _key in heatmaps
     ):
         per_row -= 1
     holders = []
     for start in range(0, len(heatmaps), per_row):
         row = heatmaps[start : start + per_row]
-        columns = st.columns(per_row) if per_row > 1 else [st.container() for _ in row]
+        columns = st.columns(per_row) if per_row > 1 else [st.container() for _heatmap in row]
         for column, (heatmap, key) in zip(columns, row, strict=False):
             with column:
                 width_each = column_width(width, per_row)
                 show_heatmap(page, heatmap, key, max_width=width_each, table=per_row == 1)
             holders.append(column)
         if per_row > 1:  # a table is wider than its chart: the row's tables go under the row
-            show_tables(page, row, "Show these as tables", f"{row[0][1]}_tables")
+            show_tables(page, row, _("Show these as tables"), f"{row[0][1]}_tables")
     return holders

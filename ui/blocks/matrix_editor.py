@@ -8,6 +8,7 @@ import streamlit as st
 
 from attention_core.knobs.param import MAX_TOKENS
 from attention_core.knobs.text import LABEL_MAX_CHARS, VALUE_LIMIT
+from translation import _
 from ui import safe
 from ui.session import cached, controls, kept_widgets, matrix_edits, state
 from ui.session.run_order import Page
@@ -47,14 +48,16 @@ def show_matrix_editor(page: Page) -> None:
         width="content",
     )
     st.button(
-        "Reset",
-        help="Back to the chosen example's matrix.",
+        _("Reset"),
+        help=_("Back to the chosen example's matrix."),
         key="reset_matrix",
         on_click=state.reset_matrix,
     )
     st.caption(
-        f"Up to {MAX_TOKENS} tokens, labels of up to {LABEL_MAX_CHARS} characters; numbers "
-        f"between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
+        _(
+            "Up to {MAX_TOKENS} tokens, labels of up to {LABEL_MAX_CHARS} characters; "
+            "numbers between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
+        ).format(MAX_TOKENS=MAX_TOKENS, LABEL_MAX_CHARS=LABEL_MAX_CHARS, VALUE_LIMIT=VALUE_LIMIT)
     )
 
 
@@ -62,29 +65,34 @@ def show_glove_import(page: Page) -> None:
     """Bring real words into the Playground: their GloVe vectors, projected to d_in numbers."""
     width = page.embeddings.d_in
     with st.expander(
-        "Use real words (GloVe vectors)", key="glove_import_open", on_change="rerun"
+        _("Use real words (GloVe vectors)"), key="glove_import_open", on_change="rerun"
     ) as section:
         if not section.open:
             return
         st.markdown(
-            f"Type up to {MAX_TOKENS} words. Each word's 50 GloVe numbers are projected onto "
-            f"the first {width} principal axes of the 10 000 most frequent GloVe words (a "
-            "projection fitted once on those words, never on yours), rounded to 2 decimals, "
-            "and become the matrix with the words as labels."
+            _(
+                "Type up to {MAX_TOKENS} words. Each word's 50 GloVe numbers are projected onto "
+                "the first {width} principal axes of the 10 000 most frequent GloVe words (a "
+                "projection fitted once on those words, never on yours), rounded to 2 decimals, "
+                "and become the matrix with the words as labels."
+            ).format(MAX_TOKENS=MAX_TOKENS, width=width)
         )
         # No max_chars: the browser would drop a longer paste without a word, and the button
         # would use the words from before; the length is checked here, on the server.
         words = st.text_input(
-            "Words",
+            _("Words"),
             "king queen man woman apple orange",
             key="glove_words",
-            help=f"At most {MAX_TOKENS} words in {WORDS_MAX_CHARS} characters.",
+            help=_("At most {MAX_TOKENS} words in {WORDS_MAX_CHARS} characters.").format(
+                MAX_TOKENS=MAX_TOKENS, WORDS_MAX_CHARS=WORDS_MAX_CHARS
+            ),
         )
-        if st.button("Use these words", key="glove_use"):
+        if st.button(_("Use these words"), key="glove_use"):
             if len(words) > WORDS_MAX_CHARS:
                 st.warning(
-                    f"Words: {len(words)} characters; at most {WORDS_MAX_CHARS}. The matrix is "
-                    "unchanged.",
+                    _(
+                        "Words: {count} characters; at most {limit}. The matrix is unchanged."
+                    ).format(count=len(words), limit=WORDS_MAX_CHARS),
                     icon=":material/warning:",
                 )
                 return
@@ -94,13 +102,27 @@ def show_glove_import(page: Page) -> None:
                 state.replace_matrix(found.embeddings.tokens, found.embeddings.as_rows())
                 notes = []
                 if found.unknown:
-                    notes.append(safe.sentence(f"Not in GloVe, left out: {_listed(found.unknown)}"))
+                    notes.append(
+                        safe.sentence(
+                            _("Not in GloVe, left out: {listed}").format(
+                                listed=_listed(found.unknown)
+                            )
+                        )
+                    )
                 notes += [
-                    safe.sentence(f"Left out {safe.md(word, 30)}: {safe.prose(why, 120)}")
+                    safe.sentence(
+                        _("Left out {word}: {why}").format(
+                            word=safe.md(word, 30), why=safe.prose(why, 120)
+                        )
+                    )
                     for word, why in refused[:REFUSED_SHOWN]
                 ]
                 if len(refused) > REFUSED_SHOWN:
-                    notes.append(f"{len(refused) - REFUSED_SHOWN} more words were left out.")
+                    notes.append(
+                        _("{count} more words were left out.").format(
+                            count=len(refused) - REFUSED_SHOWN
+                        )
+                    )
                 state.remember("_glove_notes", notes)
                 st.rerun()
         for note in state.recall("_glove_notes") or []:

@@ -11,13 +11,14 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
+from translation import N_, _
 from ui.blocks import class_panel, sentences
 from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
 # The lessons cite the notebooks the app grew from as "seed 000" to "seed 004" (a review: a
 # learner cannot know what they are).
-SEEDS_NOTE = "“Seed 000” to “seed 004” name the five notebooks these lessons were written from."
+SEEDS_NOTE = N_("“Seed 000” to “seed 004” name the five notebooks these lessons were written from.")
 
 
 def show_header(
@@ -40,19 +41,23 @@ def show_header(
 def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     """Title, what the page takes from the sidebar and the introduction, with an empty slot
     (returned) between them for :func:`show_status`, which a page's views fragment fills."""
-    heading, menu, classes = st.columns([1, 0.2, 0.2], vertical_alignment="center", wrap=False)
+    heading, menu, language, classes = st.columns(
+        [1, 0.2, 0.2, 0.2], vertical_alignment="center", wrap=False
+    )
     with heading:
         st.title(title)
     with menu:
         controls.page_menu()
+    with language:
+        controls.language_menu(page.settings)
     with classes:
         class_panel.show_class_menu(page)
     class_panel.show_class_bar(page)
-    uses = f"Uses {page.info.uses}."
+    uses = _("Uses {uses}.").format(uses=_(page.info.uses))
     if page.info.ignores:
-        uses += f" Ignores {page.info.ignores}."
+        uses += " " + _("Ignores {ignores}.").format(ignores=_(page.info.ignores))
     if title[:1].isdigit():  # a lesson: its text cites the notebooks by number
-        uses += f" {SEEDS_NOTE}"
+        uses += " " + _(SEEDS_NOTE)
     st.caption(uses)
     slot = st.container()
     if intro and not page.present:
@@ -77,20 +82,22 @@ def show_notices(page: Page) -> None:
 def predict(page: Page, question: str, answer: str, key: str, choices: Sequence[str] = ()) -> None:
     """Ask first; the answer is not on the page until the learner clicks (or, in a class,
     until the teacher reveals it to everyone). ``choices``: what a class may answer."""
-    st.markdown(f"**Predict, then reveal.** {question}")
+    st.markdown(_("**Predict, then reveal.** {question}").format(question=question))
     revealed_by_class = class_panel.show_class_question(page, key, choices)
     if state.is_revealed(key) or revealed_by_class:
         st.success(answer, icon=":material/lightbulb:")
     else:
-        st.button("Reveal the answer", key=f"reveal_{key}", on_click=state.reveal, args=(key,))
+        st.button(_("Reveal the answer"), key=f"reveal_{key}", on_click=state.reveal, args=(key,))
 
 
 def link_slot() -> DeltaGenerator:
     """The foot of the sidebar: what the link to this view is, and a slot for the link."""
     with st.sidebar:
         st.markdown(
-            "**Link to this view**  \nThe same numbers on any machine: copy it with the button "
-            "at its right."
+            _(
+                "**Link to this view**  \nThe same numbers on any machine: copy it with the button "
+                "at its right."
+            )
         )
         return st.container()
 
@@ -111,4 +118,4 @@ def finish(page: Page, slot: DeltaGenerator | None = None) -> None:
 
 def label_of(name: str) -> str:
     """A setting's name in the learner's words."""
-    return PARAMS[name].label
+    return _(PARAMS[name].label)

@@ -11,6 +11,7 @@ from attention_core import AttentionTrace
 from attention_core.export import export_script
 from attention_core.formatting import format_scientific
 from attention_core.reference import check_against_torch
+from translation import _
 from ui import safe
 from ui.session import kept_widgets
 from ui.session.run_order import Page
@@ -38,37 +39,55 @@ def show_diagnostics(page: Page, trace: AttentionTrace, head: int = 0) -> None:
     check = check_against_torch(trace)
     if check.sdpa_max_diff is None:
         st.info(
-            "Not compared with torch.nn.functional.scaled_dot_product_attention: "
-            f"{check.sdpa_reason}.",
+            _(
+                "Not compared with torch.nn.functional.scaled_dot_product_attention: {sdpa_reason}."
+            ).format(sdpa_reason=check.sdpa_reason),
             icon=":material/info:",
         )
     elif check.sdpa_matches:
         st.success(
-            "Matches torch.nn.functional.scaled_dot_product_attention "
-            f"(largest difference {format_scientific(check.sdpa_max_diff)})",
+            _(
+                "Matches torch.nn.functional.scaled_dot_product_attention (largest difference "
+                "{difference})"
+            ).format(difference=format_scientific(check.sdpa_max_diff)),
             icon=":material/check_circle:",
         )
     else:
         st.error(
-            "Differs from scaled_dot_product_attention: largest difference "
-            + format_scientific(check.sdpa_max_diff),
+            _("Differs from scaled_dot_product_attention: largest difference {difference}").format(
+                difference=format_scientific(check.sdpa_max_diff)
+            ),
             icon=":material/error:",
         )
     if diagnostics.fully_masked_rows:
         rows = ", ".join(safe.md(page.labels[i], 24) for i in diagnostics.fully_masked_rows)
-        st.warning(f"Nothing to attend to for {rows}: their weights and context are zero.")
+        st.warning(
+            _("Nothing to attend to for {rows}: their weights and context are zero.").format(
+                rows=rows
+            )
+        )
     if diagnostics.nonfinite_weights:
         st.warning(
-            "Some weights are undefined (0/0, or ∞/∞ after an overflow): the cells marked "
-            "“undef.” come from the normalisation chosen under More settings.",
+            _(
+                "Some weights are undefined (0/0, or ∞/∞ after an overflow): the cells marked "
+                "“undef.” come from the normalisation chosen under More settings."
+            ),
             icon=":material/warning:",
         )
     number = page.number
     st.caption(
-        f"Score variance: raw {number(diagnostics.score_variance)}, "
-        f"scaled {number(diagnostics.scaled_score_variance)}"
+        _("Score variance: raw {score_variance}, scaled {scaled_score_variance}").format(
+            score_variance=number(diagnostics.score_variance),
+            scaled_score_variance=number(diagnostics.scaled_score_variance),
+        )
     )
-    header = ["query", "row sum", "row sum after dropout", "largest weight", "entropy (nats)"]
+    header = [
+        _("query"),
+        _("row sum"),
+        _("row sum after dropout"),
+        _("largest weight"),
+        _("entropy (nats)"),
+    ]
     rows = [
         [
             label,
@@ -85,7 +104,7 @@ def show_diagnostics(page: Page, trace: AttentionTrace, head: int = 0) -> None:
 def show_code_export(page: Page, trace: AttentionTrace, folded: bool = True) -> None:
     """The PyTorch script that reproduces this view, and CSV downloads (built when opened)."""
     if folded:
-        with kept_widgets.section("Reproduce in PyTorch", "export_open") as panel:
+        with kept_widgets.section(_("Reproduce in PyTorch"), "export_open") as panel:
             if panel.open:
                 _code_export(trace)
     else:
@@ -96,15 +115,17 @@ def _code_export(trace: AttentionTrace) -> None:
     script = export_script(trace)
     st.code(script, language="python")
     st.download_button(
-        "Download attention.py",
+        _("Download attention.py"),
         script,
         file_name="attention.py",
         mime="text/x-python",
         key="download_script",
     )
-    name = st.selectbox("Matrix as CSV", CSV_MATRICES, key="csv_choice")
+    name = st.selectbox(
+        _("Matrix as CSV"), CSV_MATRICES, format_func=lambda n: f"{n}.csv", key="csv_choice"
+    )
     st.download_button(
-        f"Download {name}.csv",
+        _("Download {name}.csv").format(name=name),
         matrix_csv(trace, name),
         file_name=f"{name}.csv",
         mime="text/csv",

@@ -14,6 +14,7 @@ import streamlit as st
 
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS, SENTENCE_TOKENS
+from translation import N_, _
 from ui import safe
 from ui.session.run_order import Page
 
@@ -29,14 +30,41 @@ def strongest(page: Page, values: Sequence[float]) -> list[int]:
     return [j for j, v in enumerate(values) if page.number(v) == top]
 
 
+# A mask by name in a sentence ("the causal mask"); another mask keeps its own name.
+MASK_NAMES = {
+    "none": N_("none"),
+    "causal": N_("causal"),
+    "padding": N_("padding"),
+    "custom": N_("custom"),
+}
+
+
+def mask_name(mask: str) -> str:
+    """The mask's name in the learner's words, as in "the causal mask"."""
+    return _(MASK_NAMES[mask]) if mask in MASK_NAMES else mask
+
+
+def each(weight: str, positions: Sequence[int]) -> str:
+    """A printed weight, with "each" when several keys share it (a tie)."""
+    return _("{weight} each").format(weight=weight) if len(positions) > 1 else weight
+
+
 def listing(names: Sequence[str], most: int = 3) -> str:
     """Names in words: ``a``, ``a and b``, ``a, b and c``, ``a, b and 4 more``."""
     if len(names) > most:
-        return f"{', '.join(names[: most - 1])} and {len(names) - most + 1} more"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return _("{names} and {count} more").format(
+            names=", ".join(names[: most - 1]), count=len(names) - most + 1
+        )
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
-UNDEFINED_WHY = f"0/0, or ∞/∞ after an overflow: see “{PARAMS['norm'].label}” under More settings"
+def undefined_why() -> str:
+    """Why a weight is undefined, naming the setting that can cause it."""
+    return _("0/0, or ∞/∞ after an overflow: see “{label}” under More settings").format(
+        label=_(PARAMS["norm"].label)
+    )
 
 
 def no_key_attended(
@@ -49,21 +77,21 @@ def no_key_attended(
     dropout. Naming the largest of those would name keys at random.
     """
     if any(math.isnan(w) for w in weights):
-        return f"undefined weights ({UNDEFINED_WHY})"
+        return _("undefined weights ({why})").format(why=undefined_why())
     if any(w != 0 for w in weights):
         return None
     if not any(allowed):
-        return "nothing to attend to (the mask hides every key), so every weight is 0"
-    return "every weight dropped by dropout" if dropout_active else "every weight 0"
+        return _("nothing to attend to (the mask hides every key), so every weight is 0")
+    return _("every weight dropped by dropout") if dropout_active else _("every weight 0")
 
 
 def output_name(trace: AttentionTrace) -> str:
     """What the trace's output row is: the context vector, or what an output projection made
     of it (the book's MultiHeadAttention mixes the heads with a Linear layer)."""
     return (
-        "context vector"
+        _("context vector")
         if trace.config.out_proj == "none"
-        else "output after the output projection"
+        else _("output after the output projection")
     )
 
 
@@ -81,18 +109,26 @@ def result_sentence(
     who = name(page.labels[query])
     what = output_name(trace)
     if trace.num_heads > 1:  # the weights are one head's; the vector joins every head's
-        who = f"In head {head + 1} of {trace.num_heads}, {who}"
+        who = _("In head {head} of {num_heads}, {who}").format(
+            head=head + 1, num_heads=trace.num_heads, who=who
+        )
         if trace.config.out_proj == "none":
-            what += f" (the outputs of the {trace.num_heads} heads joined)"
+            what = _("{what} (the outputs of the {num_heads} heads joined)").format(
+                what=what, num_heads=trace.num_heads
+            )
     why = no_key_attended(weights, trace.allowed[query].tolist(), trace.config.dropout_active)
     if why is not None:
-        return f"{who} has {why}; {what} {vector}."
+        return _("{who} has {why}; {what} {vector}.").format(
+            who=who, why=why, what=what, vector=vector
+        )
     best = strongest(page, weights)
-    weight = page.number(weights[best[0]]) + (" each" if len(best) > 1 else "")
+    weight = each(page.number(weights[best[0]]), best)
     if trace.config.dropout_active:  # the weight named is the one dropout left (scaled)
-        weight += " after dropout"
+        weight = _("{weight} after dropout").format(weight=weight)
     keys = listing([name(page.labels[j]) for j in best])
-    return f"{who} attends most to {keys} ({weight}); {what} {vector}."
+    return _("{who} attends most to {keys} ({weight}); {what} {vector}.").format(
+        who=who, keys=keys, weight=weight, what=what, vector=vector
+    )
 
 
 def summary(page: Page, trace: AttentionTrace, head: int = 0) -> str:
@@ -115,7 +151,9 @@ def show_cut(count: int, unit: str) -> None:
     the parameter table's limit: one rule, in the same words on pages 9 and 10."""
     if count > SENTENCE_TOKENS:
         st.info(
-            f"This sentence has {count} {unit}: the first {SENTENCE_TOKENS} are used, so that "
-            "every heatmap stays readable.",
+            _(
+                "This sentence has {count} {unit}: the first {SENTENCE_TOKENS} are used, so that "
+                "every heatmap stays readable."
+            ).format(count=count, unit=unit, SENTENCE_TOKENS=SENTENCE_TOKENS),
             icon=":material/info:",
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.knobs.table import PARAMS
+from translation import _
 from ui.session import controls, state
 from ui.session.run_order import Page
 
@@ -40,7 +41,7 @@ def show_stepper(page: Page, name: str, prefix: str, last: int) -> int:
         back, pick, forward = st.columns([1, 2.4, 1], vertical_alignment="bottom", wrap=False)
     with back:
         st.button(
-            "Previous",
+            _("Previous"),
             key=f"{name}_previous",
             shortcut="Left",
             disabled=value <= first,
@@ -52,7 +53,7 @@ def show_stepper(page: Page, name: str, prefix: str, last: int) -> int:
         controls.widget(name, page.settings, label_visibility="collapsed")
     with forward:
         st.button(
-            "Next",
+            _("Next"),
             key=f"{name}_next",
             shortcut="Right",
             disabled=value >= last,

@@ -13,6 +13,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
+from translation import _
 from ui import safe
 from ui.blocks import heatmaps
 from ui.session import controls, kept_widgets, state
@@ -29,15 +30,19 @@ MEASURED = MAIN_WIDTH / heatmaps.CONTENT_WIDTH
 def lines_of(trace: AttentionTrace, labels: Sequence[str], title: str) -> lines.Lines:
     """Every head's weights after dropout, with the mask and the dropped pairs."""
     heads = trace.num_heads
-    described = f"{heads} heads, one colour each" if heads > 1 else "one head"
+    described = (
+        _("{heads} heads, one colour each").format(heads=heads) if heads > 1 else _("one head")
+    )
     return lines.Lines(
         weights=trace.weights_after_dropout.tolist(),
         labels=list(labels),
         title=title,
         description=(
-            f"Attention weights as lines from each of the {len(labels)} queries (left) to every "
-            f"key (right), {described}: a thicker, darker line is a larger weight; a masked "
-            "pair has no line and a dropped pair is dashed. Hover a token to see only its lines."
+            _(
+                "Attention weights as lines from each of the {count} queries (left) to every key "
+                "(right), {described}: a thicker, darker line is a larger weight; a masked pair "
+                "has no line and a dropped pair is dashed. Hover a token to see only its lines."
+            ).format(count=len(labels), described=described)
         ),
         masked=heatmaps.hidden_weights(trace),
         dropped=trace.dropped.tolist() if trace.config.dropout_active else None,
@@ -54,7 +59,7 @@ def show_lines(page: Page, chart: lines.Lines, key: str, max_width: int) -> None
             "isolate",
             state.current_settings(),
             count=len(names),
-            format_func=lambda i: "every token" if i == 0 else f"{i} · {names[i - 1]}",
+            format_func=lambda i: _("every token") if i == 0 else f"{i} · {names[i - 1]}",
         )
     spec = lines.make_lines(
         chart,
@@ -66,8 +71,10 @@ def show_lines(page: Page, chart: lines.Lines, key: str, max_width: int) -> None
     st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key=key, width="content")
     if not page.present:
         st.caption(
-            "Hover a token (or choose it above) to see only its lines. Thicker and darker is "
-            "a larger weight; masked pairs have no line, dropped ones are dashed."
+            _(
+                "Hover a token (or choose it above) to see only its lines. Thicker and darker is "
+                "a larger weight; masked pairs have no line, dropped ones are dashed."
+            )
         )
 
 
@@ -88,7 +95,7 @@ def weights_frame(page: Page, key: str) -> WeightsFrame:
     """
     chart, table = st.container(), None
     if page.settings["weights_view"] != "lines":
-        with kept_widgets.section("Show as table", f"{key}_table") as section:
+        with kept_widgets.section(_("Show as table"), f"{key}_table") as section:
             table = section if section.open else None
     controls.widget("weights_view", page.settings)
     return WeightsFrame(chart, table)
@@ -106,7 +113,7 @@ def show_weights(
     in the open table section), or lines (all heads)."""
     with frame.chart:
         if page.settings["weights_view"] == "lines":
-            chart = lines_of(trace, page.labels, "attention weights as lines")
+            chart = lines_of(trace, page.labels, _("attention weights as lines"))
             show_lines(page, chart, f"{key}_lines", max_width)
         else:
             heatmaps.show_heatmap(page, heatmap, key, max_width=max_width, table=False)

@@ -28,6 +28,12 @@ from real_model import (
 from real_model import (
     playground_words as projected_words,
 )
+from translation import N_, _
+
+# A cache decorator's spinner text is fixed at import, in no learner's language: the page that
+# calls the function shows these with st.spinner(_(...)) itself.
+GLOVE_SENTENCE_SPINNER = N_("Reading the GloVe vectors (first visit only)…")
+SEED001_SPINNER = N_("Recomputing seed 001's numbers…")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -36,13 +42,13 @@ def scaling_rows(seed: int) -> list[dict[str, float | int | str]]:
     return scaling_experiment(seed=seed)
 
 
-@st.cache_resource(max_entries=128, show_spinner="Reading the GloVe vectors (first visit only)…")
+@st.cache_resource(max_entries=128, show_spinner=False)
 def glove_sentence(sentence: str) -> GloveAttention:
     """Seed 001's two attentions on one sentence's GloVe vectors; shared, never mutated."""
     return glove_attention(sentence)
 
 
-@st.cache_resource(max_entries=1, show_spinner="Recomputing seed 001's numbers…")
+@st.cache_resource(max_entries=1, show_spinner=False)
 def seed001() -> list[SeedCheck]:
     """Every tensor seed 001 prints, beside ours (computed once per server process)."""
     return seed001_checks()
@@ -50,7 +56,7 @@ def seed001() -> list[SeedCheck]:
 
 def encoder() -> LoadedModel:
     """The pretrained encoder, loaded once per process; a failure is remembered (Retry)."""
-    with st.spinner("Loading the encoder from its installed package (first visit only)…"):
+    with st.spinner(_("Loading the encoder from its installed package (first visit only)…")):
         return shared_model()
 
 
@@ -67,11 +73,11 @@ def playground_words(text: str, width: int) -> tuple[PlaygroundWords, tuple[tupl
     The text is split as page 9 splits its sentence (punctuation is a word of its own), so a
     word followed by a comma is found on both pages.
     """
-    with st.spinner("Reading the GloVe vectors (first use only)…"):
+    with st.spinner(_("Reading the GloVe vectors (first use only)…")):
         labels, refused = [], {}
         for word in split_words(text):
             try:
-                labels.append(check_label(word, "a label"))
+                labels.append(check_label(word, _("a label")))
             except AttentionInputError as error:
                 refused.setdefault(word, str(error))
         return projected_words(labels, width), tuple(refused.items())

@@ -36,13 +36,15 @@ from classroom import (
 )
 from classroom.codes import new_learner_id
 from classroom.push import LOST, Push
+from translation import _
 from ui.session import nav
 
 CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
 MEMBERSHIP = "_class_membership"
 MESSAGE = "_class_message"  # a refusal to show once, in the class panel
 PUSHED = "_class_pushed"  # the worker's push holds this session as a follower
-PERSONAL = ("present",)  # what a follower keeps of its own: the teacher's view, its type size
+# What a follower keeps of its own: the teacher's view in its type size and its language.
+PERSONAL = ("present", "lang")
 SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
 LOOK_AGE = 0.2  # a follower's look may use what another session of its worker read this recently
 PUSH_EVERY = 0.2  # seconds between the worker's reads of each followed class
@@ -159,7 +161,7 @@ def start(page: str, settings: Settings) -> None:
     try:
         code, key = classroom().start(page, view_link(settings))
     except ClassError as error:
-        say(f"No class was started: {error}.")
+        say(_("No class was started: {error}.").format(error=error))
         return
     _set(Membership(code, teacher_key=key, view=(page, view_link(settings)), applied=1))
 
@@ -170,7 +172,7 @@ def join(text: str) -> None:
     try:
         current = classroom().state(text)
     except ClassError as error:
-        say(f"Could not join a class: {error}. You keep working on your own.")
+        say(_("Could not join a class: {error}. You keep working on your own.").format(error=error))
         return
     _set(Membership(current.code, learner=new_learner_id()))
 
@@ -181,7 +183,7 @@ def take_over(code_text: str, key: str) -> None:
         classroom().check_key(code_text, key)
         current = classroom().state(code_text)
     except ClassError as error:
-        say(f"Could not lead that class: {error}.")
+        say(_("Could not lead that class: {error}.").format(error=error))
         return
     _set(Membership(current.code, teacher_key=key, applied=0))
 
@@ -233,7 +235,7 @@ def current_state(max_age: float = 0.0) -> ClassState | None:
         _set(replace(member, lost=True))
         return None
     except NoSuchClassError as error:
-        say(f"{error}. You keep working on your own.")
+        say(_("{error}. You keep working on your own.").format(error=error))
         leave()
         return None
     except ClassError:
@@ -257,7 +259,7 @@ def behind() -> ClassState | None:
 def led_settings(found: ClassState) -> Settings:
     """The teacher's settings of ``found`` (``keep_personal`` then keeps the learner's own)."""
     raw = parse_qs(found.link, keep_blank_values=True)
-    settings, _ = read_params(raw, scopes=("input", "config", "view", "lesson"))
+    settings, _notices = read_params(raw, scopes=("input", "config", "view", "lesson"))
     return settings
 
 
@@ -278,7 +280,7 @@ def view_to_show(page: str) -> tuple[Settings, str] | None:
 
 
 def keep_personal(led: Settings, own: Settings) -> Settings:
-    """The teacher's settings with this learner's own type size."""
+    """The teacher's settings with this learner's own type size and language."""
     return led.replace(**{name: own[name] for name in PERSONAL})
 
 
@@ -308,7 +310,7 @@ def _publish_or_compare(page: str, settings: Settings) -> bool:
                 _set(replace(member, lost=True, pending=view))
                 return False
             except ClassError as error:
-                say(f"The class did not change: {error}.")
+                say(_("The class did not change: {error}.").format(error=error))
                 return False
             _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
             push().wake()  # this worker's followers: now, not at the next look
@@ -317,7 +319,7 @@ def _publish_or_compare(page: str, settings: Settings) -> bool:
         _set(replace(member, view=view, just_led=False))
     elif member.following and member.applied and view != member.view:
         _set(replace(member, following=False))
-        say("You changed the view: you are exploring on your own.")
+        say(_("You changed the view: you are exploring on your own."))
         return True
     return False
 
@@ -372,12 +374,12 @@ def close_question() -> None:
 def _teacher_does(work) -> None:
     member = membership()
     if member is None or not member.teaching:
-        say("Only the class's teacher can do that.")
+        say(_("Only the class's teacher can do that."))
         return
     try:
         work(classroom(), member)
     except ClassError as error:
-        say(f"The class did not change: {error}.")
+        say(_("The class did not change: {error}.").format(error=error))
         return
     push().wake()
 
@@ -391,7 +393,7 @@ def answer(question: str, widget_key: str) -> None:
     try:
         classroom().answer(member.code, member.learner, question, choice)
     except ClassError as error:
-        say(f"Your answer was not counted: {error}.")
+        say(_("Your answer was not counted: {error}.").format(error=error))
 
 
 def tally(question: str) -> list[int] | None:

@@ -21,19 +21,21 @@ from streamlit import config
 from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+import translation
 from attention_core.embeddings import display_labels
 from attention_core.knobs.param import Param
 from attention_core.knobs.settings import Settings
 from attention_core.knobs.settle import head_choices
 from attention_core.knobs.table import PARAMS
+from translation import N_, _
 from ui import safe
 from ui.session import class_mode, kept_widgets, nav, state
 
 GROUPS = (
-    ("input", "Input"),
-    ("weights", "Weights"),
-    ("scores", "Scores"),
-    ("dropout", "Dropout"),
+    ("input", N_("Input")),
+    ("weights", N_("Weights")),
+    ("scores", N_("Scores")),
+    ("dropout", N_("Dropout")),
 )
 MORE = ("advanced", "variants", "view")
 NAV = "nav"
@@ -42,7 +44,8 @@ SCOPED_PAGE = "_scoped_page"
 CHECKED = "_change_checked"  # after_change found that the change brings only new numbers
 # Changes that replace the matrix, the page's look or its open tab: always the whole page.
 # The weights' view too: the heatmap has a table section under it, which the page draws once.
-WHOLE_PAGE = ("present", "panel", "weights_view", *state.MATRIX_SOURCE)
+# The language: every word on the page changes.
+WHOLE_PAGE = ("present", "panel", "weights_view", state.LANGUAGE, *state.MATRIX_SOURCE)
 
 
 def widget(name: str, settings: Settings, count: int | None = None, **extra: Any) -> Any:
@@ -68,7 +71,7 @@ def tabs(name: str, settings: Settings) -> Sequence[Any]:
         state.set_value(name, settings[name])
     state.drawing(name)
     return st.tabs(
-        list(param.choice_labels),
+        [param.choice_label(choice) for choice in param.choices],
         key=name,
         on_change=after_change,
         args=(name,),
@@ -80,20 +83,24 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
     param = PARAMS[name]
     state.drawing(name)
     format_func = extra.pop("format_func", None)
-    common = {"key": name, "help": param.help, "on_change": after_change, "args": (name,), **extra}
+    label = _(param.label)
+    common = {"key": name, "help": _(param.help), "on_change": after_change, "args": (name,)}
+    common.update(extra)
     if count is not None:
         options = list(range(int(param.low if param.low is not None else 1), count + 1))
         if settings[name] > count:  # a link made for a larger model, say
             state.set_value(name, count)
             st.warning(
-                f"**{param.label}**: there is no {param.label} {settings[name]} here, the "
-                f"choices are {options[0]} to {count}. Using {count}.",
+                _(
+                    "**{label}**: there is no {label} {value} here, the choices are {first} to "
+                    "{last}. Using {last}."
+                ).format(label=label, value=settings[name], first=options[0], last=count),
                 icon=":material/info:",
             )
-        format_func = format_func or (lambda i: f"{param.label} {i}")
+        format_func = format_func or (lambda i: f"{label} {i}")
         _follow(name, min(settings[name], count), options, format_func)
         return st.selectbox(
-            param.label,
+            label,
             options,
             format_func=format_func,
             **_start(name, settings, options),
@@ -106,10 +113,10 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
     _follow(name, settings[name], options, format_func)
     start = _start(name, settings, options)
     if param.widget == "radio":
-        return st.radio(
-            param.label, options, format_func=format_func, horizontal=True, **start, **common
-        )
-    return st.selectbox(param.label, options, format_func=format_func, **start, **common)
+        return st.radio(label, options, format_func=format_func, horizontal=True, **start, **common)
+    if param.widget == "language":
+        return st.radio(label, options, format_func=format_func, **start, **common)
+    return st.selectbox(label, options, format_func=format_func, **start, **common)
 
 
 def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any]) -> Any:
@@ -117,9 +124,10 @@ def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any])
     if param.widget in ("slider", "number"):
         low, high = param.limits(settings.num_tokens)  # a token count stops at the tokens
         state.follow_form(param.name, settings[param.name], (low, high))
+    label = _(param.label)
     if param.widget == "slider":
         return st.slider(
-            param.label,
+            label,
             min_value=_num(param, low),
             max_value=_num(param, high),
             step=_num(param, param.step),
@@ -128,15 +136,15 @@ def _draw_value_widget(param: Param, settings: Settings, common: dict[str, Any])
         )
     if param.widget == "number":
         return st.number_input(
-            param.label, min_value=int(low), max_value=int(high), step=1, **start, **common
+            label, min_value=int(low), max_value=int(high), step=1, **start, **common
         )
     if param.widget == "toggle":
-        return st.toggle(param.label, **start, **common)
+        return st.toggle(label, **start, **common)
     # No max_chars: the browser would drop a longer paste without a word. The server refuses
     # it with a notice naming the setting and keeps the last valid text, as for a link.
-    limit = f"At most {int(param.high)} characters." if param.high else ""
-    common = {**common, "help": " ".join(t for t in (param.help, limit) if t)}
-    return st.text_input(param.label, **start, **common)
+    limit = _("At most {count} characters.").format(count=int(param.high)) if param.high else ""
+    common = {**common, "help": " ".join(t for t in (_(param.help), limit) if t)}
+    return st.text_input(label, **start, **common)
 
 
 def _start(name: str, settings: Settings, options: list[Any] | None = None) -> dict[str, Any]:
@@ -171,7 +179,7 @@ def _options(param: Param, settings: Settings) -> tuple[list[Any], Callable[[Any
     if param.name == "heads":
         return head_choices(settings.values, settings.d_in), str
     if param.name == "head":
-        return list(range(1, settings["heads"] + 1)), lambda h: f"head {h}"
+        return list(range(1, settings["heads"] + 1)), lambda h: _("head {number}").format(number=h)
     if param.name == "kv_groups":
         heads = settings["heads"]
         fewer = [g for g in range(heads - 1, 0, -1) if heads % g == 0]
@@ -189,10 +197,12 @@ def _options(param: Param, settings: Settings) -> tuple[list[Any], Callable[[Any
 def kv_groups_label(groups: int, heads: int) -> str:
     """The learner's words for a number of K/V groups (0: one per head)."""
     if groups in (0, heads):
-        return f"{heads} · one per head (multi-head)" if heads > 1 else "1 · one head"
+        if heads > 1:
+            return _("{heads} · one per head (multi-head)").format(heads=heads)
+        return _("1 · one head")
     if groups == 1:
-        return "1 · shared by all (multi-query)"
-    return f"{groups} · groups of {heads // groups} heads"
+        return _("1 · shared by all (multi-query)")
+    return _("{groups} · groups of {size} heads").format(groups=groups, size=heads // groups)
 
 
 def _shown(param: Param, settings: Settings) -> bool:
@@ -215,18 +225,18 @@ def sidebar(settings: Settings, front: bool = False, skip: Sequence[str] = ()) -
     with st.sidebar:
         widget("present", settings)
         if front and not front_in_main(settings):
-            st.header("Knobs")
+            st.header(_("Knobs"))
             for name in _front_names():
                 _WIDGETS[name]()
         for group, title in GROUPS:
             names = [name for name in SIDEBAR[group] if name not in skip]
             if not names:
                 continue
-            st.header(title)
+            st.header(_(title))
             for name in names:
                 _WIDGETS[name]()
         # Built only when open: a change elsewhere does not resend these widgets.
-        with kept_widgets.section("More settings", "more_settings") as more:
+        with kept_widgets.section(_("More settings"), "more_settings") as more:
             if not more.open:
                 return
             for group in MORE:
@@ -243,8 +253,16 @@ def page_menu() -> None:
     A popover rather than a list in the sidebar: the list pushed every control below the
     first screen, and on a phone the sidebar is a closed drawer.
     """
-    with st.popover("Pages", icon=":material/menu:", key="page_menu"):
+    with st.popover(_("Pages"), icon=":material/menu:", key="page_menu"):
         _navigation()
+
+
+def language_menu(settings: Settings) -> None:
+    """The language, one click away on every page: a menu beside the page's title, named in
+    the language it is in. The choice is a setting (``lang``): the link carries it."""
+    current = translation.LANGUAGES[settings[state.LANGUAGE]]
+    with st.popover(current, icon=":material/translate:", key="language_menu"):
+        widget(state.LANGUAGE, settings, format_func=translation.LANGUAGES.__getitem__)
 
 
 def front_knobs() -> None:
@@ -267,7 +285,7 @@ def _navigation() -> None:
     """
     links = state.links_for(state.current_settings(), [page.key for page in nav.PAGES])
     for page in nav.PAGES:
-        st.page_link(page.path, label=page.title, icon=page.icon, query_params=links[page.key])
+        st.page_link(page.path, label=_(page.title), icon=page.icon, query_params=links[page.key])
 
 
 def _fragment_of(name: str) -> Callable[[], None]:
@@ -283,7 +301,7 @@ def _fragment_of(name: str) -> Callable[[], None]:
 
 SIDEBAR = {
     group: [n for n, p in PARAMS.items() if p.group == group and p.widget and p.scope != "lesson"]
-    for group, _ in GROUPS
+    for group, _title in GROUPS
 }
 _WIDGETS = {name: _fragment_of(name) for names in SIDEBAR.values() for name in names}
 # Each front knob with the knobs shown only for one of its values (the mask's padding).
@@ -344,7 +362,7 @@ def after_change(name: str) -> None:
     before, after = state.current_settings(), state.preview(page) if page else None
     if after is None or name in WHOLE_PAGE or after["present"] != before["present"]:
         st.rerun()
-    groups = [group for group, _ in GROUPS]
+    groups = [group for group, _title in GROUPS]
     old, new = drawn(before, [*groups, *MORE]), drawn(after, [*groups, *MORE])
     if name in old and name in new and state.sent(name) == after[name]:
         old[name] = new[name][:1] + old[name][1:]  # the browser already shows its own value

@@ -25,6 +25,7 @@ from attention_core import AttentionInputError
 from attention_core.formatting import counted
 from attention_core.knobs.param import MAX_TOKENS
 from attention_core.knobs.text import check_label, check_value, echo, parse_number
+from translation import _
 
 TOKEN_COLUMN = "token"
 NEW_LABEL = "new"  # what a row added in the grid is called until the learner names it
@@ -116,11 +117,13 @@ def apply_edits(
     count = len(rows) - len(deleted) + len(added)
     if count > MAX_TOKENS:
         raise TooLargeError(
-            f"the matrix holds at most {MAX_TOKENS} tokens; this change would make {count}, "
-            "so it was not applied"
+            _(
+                "the matrix holds at most {MAX_TOKENS} tokens; this change would make {count}, "
+                "so it was not applied"
+            ).format(MAX_TOKENS=MAX_TOKENS, count=count)
         )
     if count < 1:
-        raise EmptyMatrixError("the matrix needs at least one token; the last one stays")
+        raise EmptyMatrixError(_("the matrix needs at least one token; the last one stays"))
     names = column_names(len(rows[0]))
     edited = edits.get("edited_rows") or {}
     cells = _Cells()
@@ -160,16 +163,18 @@ class _Cells:
             return bad
 
     def token(self, raw: object, position: int) -> str:
-        return self.read(_label, raw, f"row {position}, token", "")
+        return self.read(_label, raw, _("row {position}, token").format(position=position), "")
 
     def check(self) -> None:
         if not self.problems:
             return
-        (_, first), *others = self.problems
+        (_where, first), *others = self.problems
         if others:
-            named = "; ".join(where for where, _ in others[: self.SHOWN])
+            named = "; ".join(where for where, _problem in others[: self.SHOWN])
             more = "; …" if len(others) > self.SHOWN else ""
-            first += f"; {counted(len(others), 'other cell')} cannot be read either: {named}{more}"
+            first += _("; {counted} cannot be read either: {named}{more}").format(
+                counted=counted(len(others), "other cell"), named=named, more=more
+            )
         raise AttentionInputError(first)
 
 
@@ -202,24 +207,29 @@ def _row(
     position: int,
 ) -> tuple[float, ...]:
     return tuple(
-        cells.read(_number, change.get(name, old), f"row {position}, column {name}", 0.0)
+        cells.read(
+            _number,
+            change.get(name, old),
+            _("row {position}, column {name}").format(position=position, name=name),
+            0.0,
+        )
         for name, old in zip(names, row, strict=True)
     )
 
 
 def _label(raw: object, where: str) -> str:
     if raw is None or (isinstance(raw, float) and math.isnan(raw)):
-        raise AttentionInputError(f"{where} is empty: give the token a name")
+        raise AttentionInputError(_("{where} is empty: give the token a name").format(where=where))
     return check_label(str(raw), where)
 
 
 def _number(raw: object, where: str) -> float:
     if raw is None or isinstance(raw, bool):
-        raise AttentionInputError(f"{where} is empty: type a number")
+        raise AttentionInputError(_("{where} is empty: type a number").format(where=where))
     if isinstance(raw, Real):
         value = float(raw)
         if math.isnan(value):
-            raise AttentionInputError(f"{where} is empty: type a number")
+            raise AttentionInputError(_("{where} is empty: type a number").format(where=where))
         return check_value(value, echo(str(raw))[1:-1], where)
     return parse_number(str(raw), where)
 
@@ -227,8 +237,16 @@ def _number(raw: object, where: str) -> float:
 def numbers_from_frame(frame: pd.DataFrame, name: str) -> Matrix:
     """Validate a table of numbers only (a weight matrix); problems name the row and column."""
     rows = []
-    for position, (_, record) in enumerate(frame.iterrows(), start=1):
+    for position, (_index, record) in enumerate(frame.iterrows(), start=1):
         rows.append(
-            tuple(_number(record[c], f"{name}, row {position}, column {c}") for c in frame.columns)
+            tuple(
+                _number(
+                    record[c],
+                    _("{name}, row {position}, column {c}").format(
+                        name=name, position=position, c=c
+                    ),
+                )
+                for c in frame.columns
+            )
         )
     return tuple(rows)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from translation import N_
+
 
 @dataclass(frozen=True)
 class PageInfo:
     """One page: its file, its name in the navigation, its icon and what it takes from the
-    sidebar (``uses``) or deliberately leaves out (``ignores``).
+    sidebar (``uses``) or deliberately leaves out (``ignores``). ``title``, ``uses`` and
+    ``ignores`` are English messages: shown through ``translation._``.
 
     ``icon`` (a Material symbol) is drawn from the font Streamlit serves itself; the browser
     tab's ``favicon`` is an emoji, which Streamlit draws inline. A Material favicon would be
@@ -44,116 +47,125 @@ FRONT_KNOBS = ("d_out", "scaling", "mask", "dropout")
 PAGES = (
     PageInfo(
         "streamlit_app.py",
-        "Playground",
+        N_("Playground"),
         ":material/science:",
         "🧪",
-        "the four knobs and every setting in the sidebar",
+        N_("the four knobs and every setting in the sidebar"),
         front=True,
     ),
     PageInfo(
         "pages/0_Flow.py",
-        "Flow of one token",
+        N_("Flow of one token"),
         ":material/route:",
         "➡️",
-        "every setting in the sidebar and the focused token",
+        N_("every setting in the sidebar and the focused token"),
     ),
     PageInfo(
         "pages/0_Compare.py",
-        "Compare A and B",
+        N_("Compare A and B"),
         ":material/compare:",
         "⚖️",
-        "every setting in the sidebar as B, and the settings pinned as A",
+        N_("every setting in the sidebar as B, and the settings pinned as A"),
     ),
     PageInfo(
         "pages/1_Embeddings.py",
-        "1 · Embeddings",
+        N_("1 · Embeddings"),
         ":material/scatter_plot:",
         "📍",
-        "the matrix and the focused token; only the dashed context vector uses the other settings",
+        N_(
+            "the matrix and the focused token; only the dashed context vector uses the other "
+            "settings"
+        ),
     ),
     PageInfo(
         "pages/2_Simplified_attention.py",
-        "2 · Simplified attention",
+        N_("2 · Simplified attention"),
         ":material/functions:",
         "➗",
-        "the matrix and the focused token",
-        "d_out, the weights, scaling, mask, dropout and today's variants (K/V groups, the "
-        "window, RoPE): simplified attention has no weights",
+        N_("the matrix and the focused token"),
+        N_(
+            "d_out, the weights, scaling, mask, dropout and today's variants (K/V groups, the "
+            "window, RoPE): simplified attention has no weights"
+        ),
     ),
     PageInfo(
         "pages/3_Trainable_weights.py",
-        "3 · Trainable weights",
+        N_("3 · Trainable weights"),
         ":material/tune:",
         "🎛️",
-        "every setting in the sidebar; typed weights replace d_out, heads, W init and seed",
+        N_("every setting in the sidebar; typed weights replace d_out, heads, W init and seed"),
     ),
     PageInfo(
         "pages/4_Scaling.py",
-        "4 · Scaling",
+        N_("4 · Scaling"),
         ":material/straighten:",
         "📏",
-        "the matrix, the weights and the mask; it compares all three scalings itself",
-        "the sidebar's scaling and dropout",
+        N_("the matrix, the weights and the mask; it compares all three scalings itself"),
+        N_("the sidebar's scaling and dropout"),
     ),
     PageInfo(
         "pages/5_Causal_mask.py",
-        "5 · Causal mask",
+        N_("5 · Causal mask"),
         ":material/visibility_off:",
         "🙈",
-        "the matrix, the weights and scaling; it sets the mask itself",
-        "the sidebar's mask and dropout",
+        N_("the matrix, the weights and scaling; it sets the mask itself"),
+        N_("the sidebar's mask and dropout"),
     ),
     PageInfo(
         "pages/6_Dropout.py",
-        "6 · Dropout",
+        N_("6 · Dropout"),
         ":material/grain:",
         "🎲",
-        "every setting in the sidebar, dropout rate and seed included",
-        "the sidebar's training mode: this page shows training and evaluation side by side",
+        N_("every setting in the sidebar, dropout rate and seed included"),
+        N_("the sidebar's training mode: this page shows training and evaluation side by side"),
     ),
     PageInfo(
         "pages/7_Multi-head_attention.py",
-        "7 · Multi-head attention",
+        N_("7 · Multi-head attention"),
         ":material/view_column:",
         "🧩",
-        "every setting in the sidebar but dropout; with 1 head it shows two heads (an odd d_out "
-        "made even), or without projections the fewest that divide the embedding width",
-        "the sidebar's dropout (the heads are shown without it)",
+        N_(
+            "every setting in the sidebar but dropout; with 1 head it shows two heads (an odd "
+            "d_out made even), or without projections the fewest that divide the embedding width"
+        ),
+        N_("the sidebar's dropout (the heads are shown without it)"),
     ),
     PageInfo(
         "pages/8_Common_mistakes.py",
-        "8 · Common mistakes",
+        N_("8 · Common mistakes"),
         ":material/report:",
         "⚠️",
-        "the matrix, the weights and the mask; each mistake sets its own scaling and dropout",
-        "the sidebar's scaling, normalisation and dropout",
+        N_("the matrix, the weights and the mask; each mistake sets its own scaling and dropout"),
+        N_("the sidebar's scaling, normalisation and dropout"),
     ),
     PageInfo(
         "pages/9_Word_vectors.py",
-        "9 · Real word vectors",
+        N_("9 · Real word vectors"),
         ":material/dictionary:",
         "🚢",
-        "real GloVe vectors of the words you type, and the number of decimals",
-        "the matrix and the sidebar's weights, scaling, mask and dropout (seed 001 uses none)",
+        N_("real GloVe vectors of the words you type, and the number of decimals"),
+        N_("the matrix and the sidebar's weights, scaling, mask and dropout (seed 001 uses none)"),
         words=True,
     ),
     PageInfo(
         "pages/10_Real_sentences.py",
-        "10 · Real sentences",
+        N_("10 · Real sentences"),
         ":material/translate:",
         "📖",
-        "a pretrained model's own embeddings and weights",
-        "the matrix and the sidebar's settings, except the number of decimals",
+        N_("a pretrained model's own embeddings and weights"),
+        N_("the matrix and the sidebar's settings, except the number of decimals"),
         words=True,
     ),
     PageInfo(
         "pages/11_Todays_attention.py",
-        "11 · Today's attention",
+        N_("11 · Today's attention"),
         ":material/rocket_launch:",
         "🚀",
-        "every setting in the sidebar; it draws heads, K/V groups, the window and RoPE itself, "
-        "beside what they change",
-        "dropout in the KV-cache section: generation runs in evaluation mode",
+        N_(
+            "every setting in the sidebar; it draws heads, K/V groups, the window and RoPE itself, "
+            "beside what they change"
+        ),
+        N_("dropout in the KV-cache section: generation runs in evaluation mode"),
         draws=("heads", "kv_groups", "window", "rope", "rope_base"),
     ),
 )

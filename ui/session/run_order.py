@@ -25,12 +25,14 @@ import streamlit as st
 import torch
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+import translation
 from attention_core import AttentionInputError, AttentionTrace, run_attention
 from attention_core.config import AttentionConfig, Matrix
 from attention_core.embeddings import Embeddings, display_labels, make_embeddings
 from attention_core.formatting import format_number, format_vector
 from attention_core.knobs.settings import Notice, Settings, default_settings
 from attention_core.knobs.table import PARAMS
+from translation import _
 from ui import safe
 from ui.session import controls, kept_widgets, message_queue, nav, state
 
@@ -46,8 +48,9 @@ BASE_CSS = """
 .stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
 
-/* The grid's typing script (kept_widgets.keep_typed_keys) takes no room. */
-.stApp [data-testid="stElementContainer"]:has(script[data-grid-typing]) { display: none; }
+/* The grid's typing script (kept_widgets.keep_typed_keys) and the page's language take no room. */
+.stApp [data-testid="stElementContainer"]:has(script[data-grid-typing]),
+.stApp [data-testid="stElementContainer"]:has(script[data-page-language]) { display: none; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 /* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
@@ -93,10 +96,11 @@ BASE_CSS = """
   .stApp [data-testid="stMarkdownContainer"] code, .stApp [data-testid="stCaptionContainer"] code
     { font-size: max(0.875em, 14px); }
 }
-/* The title's row: the page menu keeps its size, the title takes the rest. */
+/* The title's row: the menus keep their size, the title takes the rest. */
 .stApp [data-testid="stColumn"]:has(.st-key-page_menu),
+.stApp [data-testid="stColumn"]:has(.st-key-language_menu),
 .stApp [data-testid="stColumn"]:has(.st-key-class_menu) { flex: 0 0 auto; width: auto; }
-/* On a phone the title has the row to itself; the two menus go under it. */
+/* On a phone the title has the row to itself; the three menus go under it. */
 @media (max-width: 640px) {
   .stApp [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-class_menu)
     { flex-wrap: wrap; row-gap: 0.25rem; }
@@ -242,8 +246,10 @@ def guarded(compute: Callable[[], T]) -> T | None:
     except Exception:  # a bug must not put a traceback on a learner's screen
         LOG.exception("computation failed")
         st.error(
-            "This part could not be computed with these settings; the rest of the page is "
-            "unaffected. Changing a setting back shows it again.",
+            _(
+                "This part could not be computed with these settings; the rest of the page is "
+                "unaffected. Changing a setting back shows it again."
+            ),
             icon=":material/error:",
         )
     return None
@@ -252,21 +258,38 @@ def guarded(compute: Callable[[], T]) -> T | None:
 def setup(file: str) -> Page:
     """The run order, written once: every page's first line."""
     message_queue.install()  # Streamlit's queue keeps a finished run's messages
+    translation.use_language(state.session_language())  # the link's, before it is read
     info = nav.BY_KEY.get(Path(file).stem, nav.PAGES[0])  # a page file not listed: like home
     st.set_page_config(
-        page_title=f"{info.title} · Self-attention", page_icon=info.favicon, layout="wide"
+        page_title=_("{page} · Self-attention").format(page=_(info.title)),
+        page_icon=info.favicon,
+        layout="wide",
     )
     torch.set_num_threads(1)  # tiny tensors: thread pools only add latency in a shared server
     state.remember(controls.SCOPED_PAGE, None)  # until the page's views are drawn (views())
     state.remember(controls.CHECKED, False)
     current = state.begin(info.key)
+    language = translation.use_language(current.settings[state.LANGUAGE])
     controls.sidebar(current.settings, front=info.front, skip=info.draws)
     with st.sidebar:
         _rerun_on_reconnect()
     settings = state.current_settings()  # a first run may have taken the browser's values
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
+    _mark_language(language)
     kept_widgets.keep_typed_keys()
     return _page(info, current, settings)
+
+
+def _mark_language(code: str) -> None:
+    """Tell the browser the page's language: ``<html lang>``. Screen readers pronounce it, and
+    Chromium picks the fallback font for Chinese glyphs by it (Noto Sans CJK SC from Debian's
+    fonts-noto-cjk). ``code`` is one of ``translation.LANGUAGES``' keys, never a link's text."""
+    assert code in translation.LANGUAGES, code
+    tag = code.replace("_", "-")
+    st.html(
+        f"<script data-page-language>document.documentElement.lang = '{tag}';</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 @st.fragment(run_every="1h", key="reconnect")
@@ -287,8 +310,11 @@ def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
     notices = [_notice_text(n) for n in current.notices]
     if current.editor_error:
         notices.append(
-            safe.sentence(f"Matrix: {safe.prose(current.editor_error, 320)}")
-            + " The results use the last valid matrix."
+            safe.sentence(
+                _("Matrix: {problem}").format(problem=safe.prose(current.editor_error, 320))
+            )
+            + " "
+            + _("The results use the last valid matrix.")
         )
     if failure:
         notices.append(failure)
@@ -357,7 +383,9 @@ def _compute(settings: Settings) -> tuple[AttentionTrace, str | None]:
         detail = f" ({safe.prose(error, 200)})" if isinstance(error, AttentionInputError) else ""
         return (
             previous,
-            f"These settings could not be computed{detail}; showing the last valid numbers.",
+            _(
+                "These settings could not be computed{detail}; showing the last valid numbers."
+            ).format(detail=detail),
         )
     state.remember(GOOD_TRACE, trace)
     return trace, None
@@ -368,11 +396,21 @@ def _notice_text(notice: Notice) -> str:
     message as a sentence in the page's type (``safe.prose``), not as code."""
     param = PARAMS.get(notice.param)
     problem = notice.problem
-    for prefix in (f"{param.name}: ", f"{param.label}: ") if param is not None else ():
+    for prefix in (f"{param.name}: ", f"{_(param.label)}: ") if param is not None else ():
         problem = problem.removeprefix(prefix)  # the label says it already
-    label = f"**{param.label}**" if param is not None else "**Link**"
+    label = "**" + (_(param.label) if param is not None else _("Link")) + "**"
     used = safe.prose(notice.used, 60) if notice.used else ""
     if param is not None and notice.used == param.unset:
-        used = param.unset  # the table's own words, not an echo of the link
-    used = " " + safe.sentence(f"Using {used}") if used else ""
-    return safe.sentence(f"{label}: {safe.prose(problem, 200)}") + used
+        used = _(param.unset)  # the table's own words, not an echo of the link
+    if param is not None and param.name == state.LANGUAGE:
+        used = translation.LANGUAGES.get(notice.used, used)  # "English", not "en"
+    used = " " + safe.sentence(_("Using {value}").format(value=used)) if used else ""
+    return (
+        safe.sentence(
+            _("{setting}: {problem}").format(setting=label, problem=safe.prose(problem, 200))
+        )
+        + used
+    )
+
+
+translation.set_source(state.session_language)  # a callback's or a fragment's thread

@@ -25,11 +25,13 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+import translation
 from attention_core import AttentionInputError
 from attention_core.knobs.links import link_params, read_params
 from attention_core.knobs.settings import Notice, Settings, default_settings, preset_matrix
 from attention_core.knobs.settle import follow_tokens, restore, settle, wishes_after
 from attention_core.knobs.table import PARAMS, lesson_params
+from translation import _
 from ui.session import class_mode, matrix_edits, nav
 
 SETTINGS = "_settings"
@@ -45,6 +47,7 @@ GRIDS_GENERATION = "_grids_generation"  # the lessons' small grids start again w
 SHARED_PARAMS = tuple(
     name for name, p in PARAMS.items() if p.widget and p.scope in ("input", "config", "view")
 )
+LANGUAGE = "lang"  # the parameter of the words' language
 # Choosing one of these replaces the matrix with the preset's (a seed change never does).
 MATRIX_SOURCE = ("preset", "num_tokens", "d_in")
 
@@ -109,7 +112,7 @@ def preview(page: str) -> Settings | None:
     settings, followed, error = _edited(settings)
     if error is not None:
         return None
-    settings, restored, _ = restore(settings, session.get(WISHES, {}))
+    settings, restored, _kept = restore(settings, session.get(WISHES, {}))
     settings, settled = settle(settings)
     if any(not _lesson_elsewhere(n.param, page) for n in followed + restored + settled):
         return None
@@ -181,13 +184,42 @@ def _from_link(page: str) -> tuple[Settings, list[Notice]]:
     class_mode.join_from_link(raw.pop(class_mode.CLASS_KEY, []))
     scopes = ("input", "config", "view", "lesson")
     settings, notices = read_params(raw, default_settings(), scopes=scopes)
+    if LANGUAGE not in raw:  # a link without a language: the browser's, else English
+        settings = settings.replace(**{LANGUAGE: browser_language() or translation.ENGLISH})
     return settings, [_named_page(n) if _lesson_elsewhere(n.param, page) else n for n in notices]
 
 
 def _named_page(notice: Notice) -> Notice:
     """A notice about another page's setting, saying which page uses it."""
     title = next(p.title for p in nav.PAGES if p.key == PARAMS[notice.param].page)
-    return replace(notice, problem=f"{notice.problem} (a setting of {title})")
+    problem = _("{problem} (a setting of {page})").format(problem=notice.problem, page=_(title))
+    return replace(notice, problem=problem)
+
+
+def browser_language() -> str | None:
+    """The browser's language, when the app speaks it (``st.context.locale``: "zh-CN")."""
+    return translation.normalize(st.context.locale)
+
+
+def session_language() -> str:
+    """This session's language, read before its settings are settled: the picker's value the
+    browser just sent, else the settings', else (a first run) the link's, the browser's or
+    English. ``translation`` asks it in a thread that starts without one (a callback)."""
+    if get_script_run_ctx() is None:
+        return translation.ENGLISH
+    session = st.session_state
+    for chosen in (session.get(LANGUAGE), _settled_language(session)):
+        if chosen in translation.LANGUAGES:
+            return str(chosen)
+    linked = st.query_params.get_all(LANGUAGE)
+    if linked:
+        return translation.normalize(linked[-1]) or translation.ENGLISH
+    return browser_language() or translation.ENGLISH
+
+
+def _settled_language(session: Any) -> str | None:
+    settings = session.get(SETTINGS)
+    return settings[LANGUAGE] if settings is not None else None
 
 
 def _history_navigation() -> bool:
@@ -265,8 +297,10 @@ def _stale_choice(name: str, value: Any) -> bool:
 def _from_widget(name: str, value: Any) -> Any:
     """A widget's value as the setting's value (tabs hold their label, not the choice)."""
     param = PARAMS[name]
-    if param.widget == "tabs" and value in param.choice_labels:
-        return param.choices[param.choice_labels.index(value)]
+    if param.widget == "tabs":
+        for choice, label in zip(param.choices, param.choice_labels, strict=True):
+            if value in translation.every_language(label):
+                return choice
     return value
 
 
@@ -496,6 +530,8 @@ def link_for(settings: Settings, page: str) -> dict[str, str]:
 def links_for(settings: Settings, pages: Sequence[str]) -> dict[str, dict[str, str]]:
     """:func:`link_for` of several pages, the settings written out once."""
     params = link_params(settings)
+    if LANGUAGE not in params and browser_language() not in (None, translation.ENGLISH):
+        params[LANGUAGE] = translation.ENGLISH  # English chosen over the browser's language
     return {
         page: {k: v for k, v in params.items() if not _lesson_elsewhere(k, page)} for page in pages
     }

@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 
 from attention_core.formatting import format_number
+from translation import _
 from ui import safe
 from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, text_width
 
@@ -41,7 +42,7 @@ def make_weight_bars(
         labels,
         title=title,
         description=safe.plain(description, 300),
-        x_title="weight",
+        x_title=_("weight"),
         top=top,
         font=font,
         height=max(100, math.ceil(font * 2) * len(labels)),
@@ -122,6 +123,9 @@ def make_line_chart(
 ) -> dict:
     """Lines of ``y`` against d (log axis), one per scaling label, with a legend."""
     font = FONT[present]
+    # The rows are shared by every session (a cache): their labels are English msgids,
+    # translated here into copies.
+    rows = [{**row, "label": _(str(row["label"]))} for row in rows]
     labels = list(dict.fromkeys(str(r["label"]) for r in rows))
     return {
         "autosize": {"type": "fit-x", "contains": "padding"},
@@ -139,7 +143,7 @@ def make_line_chart(
                         "field": "d",
                         "type": "quantitative",
                         "scale": {"type": "log", "base": 2},
-                        "title": "key dimension d",
+                        "title": _("key dimension d"),
                     },
                     "y": {
                         "field": y,
@@ -152,11 +156,11 @@ def make_line_chart(
                         "type": "nominal",
                         "sort": labels,
                         "scale": {"domain": labels, "range": list(LINE_COLORS[: len(labels)])},
-                        "legend": {"title": "scores", "orient": "bottom", "columns": 1},
+                        "legend": {"title": _("scores"), "orient": "bottom", "columns": 1},
                     },
                     "tooltip": [
                         {"field": "d"},
-                        {"field": "label"},
+                        {"field": "label", "title": _("label")},
                         {"field": y, "type": "quantitative", "format": ".4f"},
                     ],
                 },
@@ -190,8 +194,13 @@ def make_answer_bars(
         records,
         names,
         title=title,
-        description=safe.plain(f"{title}. {sum(counts)} answers. {summary}", 600),
-        x_title="learners",
+        description=safe.plain(
+            _("{title}. {count} answers. {summary}").format(
+                title=title, count=sum(counts), summary=summary
+            ),
+            600,
+        ),
+        x_title=_("learners"),
         top=max(1, *counts),
         font=font,
         height=max(80, math.ceil(font * 2.2) * len(names)),

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from translation import _
 from ui import safe
 from ui.specs.colors import DROPPED, DROPPED_FILL, WHITE
 
@@ -98,8 +99,12 @@ def _box_records(box: Box, size: Size, stage: int) -> dict[str, list[dict]]:
                     "fill": fill,
                     "outline": DROPPED if shown and fill == DROPPED_FILL else "#e3e6ec",
                     "text": text if shown else "",
-                    "desc": f"{box.title.splitlines()[0]}, row {i + 1}, column {j + 1}: "
-                    + (text if shown else "not shown yet"),
+                    "desc": _("{box}, row {row}, column {column}: {value}").format(
+                        box=box.title.splitlines()[0],
+                        row=i + 1,
+                        column=j + 1,
+                        value=text if shown else _("not shown yet"),
+                    ),
                     "box": box.key,
                     "row": i,
                     "column": j,
@@ -286,6 +291,7 @@ def render(
             fontWeight="bold",
             align="left",
             baseline="top",
+            dy=3,  # a CJK font's box is taller than its type: it reached above the picture
             color=CURRENT,
         ),
     ]

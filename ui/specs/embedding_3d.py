@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from attention_core.formatting import format_number
+from translation import _
 from ui import safe
 
 PALETTE = (
@@ -68,7 +69,7 @@ def make_embedding_3d(
                 line={"color": colour, "width": 7, "dash": dash},
                 textfont={"size": 16 if present else 12, "color": colour},
                 name=name,
-                hovertext=["origin", f"{name}: ({where})"],
+                hovertext=[_("origin"), f"{name}: ({where})"],
                 hoverinfo="text",
             )
         )

@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from itertools import pairwise
 
+from translation import _
 from ui import safe
 from ui.specs.diagram import Arrow, Box, Size
 from ui.specs.sizing import text_width
@@ -120,16 +121,16 @@ def layout(boxes: dict[str, Box], size: Size, query: int) -> tuple[list[Arrow], 
         arrow(
             at(w_query, 0.5, 1),
             (q.x + q.columns * cw * 0.75, q.y),
-            f"row {query + 1} of X",
+            _("row {query} of X").format(query=query + 1),
             2,
             0.22,
             1,
         ),
-        arrow(at(w_key, 0.5, 1), at(k, 0.85, 0), "every row", 2, 0.22, 1),
+        arrow(at(w_key, 0.5, 1), at(k, 0.85, 0), _("every row"), 2, 0.22, 1),
         arrow(
             at(w_value, 0.8, 1),
             at(v, 0.8, 0) if w_value.x == v.x else at(v, 0.5, 0),
-            "every row",
+            _("every row"),
             2,
             0.45,
             -1,
@@ -151,7 +152,7 @@ def layout(boxes: dict[str, Box], size: Size, query: int) -> tuple[list[Arrow], 
         if shape == "corner":  # from under W_out back to the output below the heads
             pairs[-1] = (at(boxes["W_out"], 0.3, 1), at(boxes["output"], 1, 0.5), "output")
     for start, end, target in pairs:
-        label = {"W_out": "× W_out + b", "output": "" if "W_out" in boxes else "no projection"}
+        label = {"W_out": "× W_out + b", "output": "" if "W_out" in boxes else _("no projection")}
         arrows.append(arrow(start, end, label[target], 9))
     right = max(b.x + footprint(b, size) for b in boxes.values()) + 8
     return arrows, math.ceil(right), math.ceil(bottom + 4)

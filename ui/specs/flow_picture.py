@@ -18,6 +18,7 @@ from attention_core.config import AttentionConfig
 from attention_core.flow import FlowNumbers
 from attention_core.formatting import format_number
 from attention_core.knobs.table import FLOW_STAGES
+from translation import N_, _
 from ui import safe
 from ui.specs.colors import DROPPED_FILL, MASKED, WHITE
 from ui.specs.diagram import HIGHLIGHT, Arrow, Box, Size, render
@@ -30,8 +31,19 @@ MAX_ROWS = 6
 MIN_ARROW_FONT = 8  # the arrows' labels (projected: PRESENT_MIN_FONT, as the numbers)
 PRESENT_MIN_FONT = 12  # projected: fewer decimals in the picture before smaller type
 BIAS_FILL = "#eef1f6"
-SCALING = {"none": ("no scaling", "÷ 1"), "d": ("÷ d_k", "÷ {}"), "sqrt_d": ("÷ √d_k", "÷ {}")}
-NORM = {"softmax": "softmax", "naive_softmax": "softmax", "sum": "÷ row sum", "none": "none"}
+SCALING = {"none": (N_("no scaling"), "÷ 1"), "d": ("÷ d_k", "÷ {}"), "sqrt_d": ("÷ √d_k", "÷ {}")}
+NORM = {
+    "softmax": "softmax",
+    "naive_softmax": "softmax",
+    "sum": N_("÷ row sum"),
+    "none": N_("none"),
+}
+# The mask column's title, by mask (another mask: "mask" over its name).
+MASK_TITLES = {
+    "none": N_("mask\nnone"),
+    "causal": N_("mask\ncausal"),
+    "padding": N_("mask\npadding"),
+}
 SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 
 
@@ -99,9 +111,11 @@ def build_boxes(
     x_texts = fmt.clip(fmt.rows(numbers.inputs), None)
     x_fills = _fills(x_texts)
     x_fills[i] = [HIGHLIGHT] * len(x_fills[i])
-    heads = f" · head {numbers.head + 1}" if numbers.num_heads > 1 else ""
+    heads = (
+        " · " + _("head {number}").format(number=numbers.head + 1) if numbers.num_heads > 1 else ""
+    )
     boxes = {
-        "X": Box("X", "X: the tokens", 1, x_texts, x_fills, tokens),
+        "X": Box("X", _("X: the tokens"), 1, x_texts, x_fills, tokens),
         "W_query": _weight_box("W_query", "W_query", numbers.W_query, numbers.b_query, fmt),
         "W_key": _weight_box("W_key", "W_key", numbers.W_key, numbers.b_key, fmt),
         "W_value": _weight_box("W_value", "W_value", numbers.W_value, numbers.b_value, fmt),
@@ -109,28 +123,38 @@ def build_boxes(
     q_texts = fmt.clip(fmt.rows([numbers.query_vector]), None)
     boxes["q"] = Box("q", f"q{sup(i)}{heads}", 2, q_texts, _fills(q_texts, HIGHLIGHT))
     k_texts = fmt.clip(fmt.rows(numbers.keys), None)
-    boxes["K"] = Box("K", "K: keys", 2, k_texts, _fills(k_texts), tokens)
+    boxes["K"] = Box("K", _("K: keys"), 2, k_texts, _fills(k_texts), tokens)
     blocked = [MASKED if not a else WHITE for a in numbers.allowed]
     scale_name, scale_detail = SCALING[config.scaling]
     score_title = "cos(q, k⁽ʲ⁾)" if config.scoring == "cosine" else "q · k⁽ʲ⁾"
     if config.rope:  # the scores are of the query and keys turned by RoPE
         score_title = score_title.replace("q", "RoPE q", 1)
+    mask_title = (
+        _(MASK_TITLES[config.mask]) if config.mask in MASK_TITLES else f"mask\n{config.mask}"
+    )
+    norm = _(NORM[config.norm])
     steps = (
-        ("scores", f"score\n{score_title}", 3, numbers.scores, [WHITE] * n),
+        (
+            "scores",
+            _("score\n{formula}").format(formula=score_title),
+            3,
+            numbers.scores,
+            [WHITE] * n,
+        ),
         (
             "scaled",
-            f"{scale_name}\n{scale_detail.format(fmt.one(numbers.scale_divisor))}",
+            f"{_(scale_name)}\n{scale_detail.format(fmt.one(numbers.scale_divisor))}",
             4,
             numbers.scaled,
             [WHITE] * n,
         ),
-        ("masked", f"mask\n{config.mask}", 5, numbers.masked, blocked),
-        ("weights", f"{NORM[config.norm]}\nweight α", 6, numbers.weights, blocked),
+        ("masked", mask_title, 5, numbers.masked, blocked),
+        ("weights", _("{norm}\nweight α").format(norm=norm), 6, numbers.weights, blocked),
     )
     for key, title, stage, values, fills in steps:
         boxes[key] = _column(key, title, stage, [fmt.one(v) for v in values], fills)
     if config.dropout_active:
-        drop_title = f"dropout\np = {config.dropout:g}"
+        drop_title = _("dropout\np = {p:g}").format(p=config.dropout)
         drop_texts = [
             fmt.one(v) if kept else "✕"
             for v, kept in zip(numbers.after_dropout, numbers.kept, strict=True)
@@ -139,12 +163,12 @@ def build_boxes(
             f if kept else DROPPED_FILL for f, kept in zip(blocked, numbers.kept, strict=True)
         ]
     else:
-        drop_title = "dropout\noff"
+        drop_title = _("dropout\noff")
         drop_texts = [fmt.one(v) for v in numbers.after_dropout]
         drop_fills = blocked
     boxes["dropout"] = _column("dropout", drop_title, 7, drop_texts, drop_fills)
     v_texts = fmt.clip(fmt.rows(numbers.values), None)
-    boxes["V"] = Box("V", "V: values", 2, v_texts, _fills(v_texts))
+    boxes["V"] = Box("V", _("V: values"), 2, v_texts, _fills(v_texts))
     z_texts = fmt.clip(fmt.rows([numbers.head_context]), None)
     boxes["z"] = Box("z", f"z{sup(i)} = Σⱼ αⱼ v⁽ʲ⁾", 8, z_texts, _fills(z_texts, HIGHLIGHT))
     merged = fmt.clip(fmt.rows([numbers.context]), None)
@@ -152,13 +176,17 @@ def build_boxes(
     for c in numbers.head_columns:
         if c < columns:
             merged_fills[0][c] = HIGHLIGHT
-    merged_title = "heads side by side" if numbers.num_heads > 1 else "heads merged (one)"
+    merged_title = _("heads side by side") if numbers.num_heads > 1 else _("heads merged (one)")
     boxes["merged"] = Box("merged", merged_title, 9, merged, merged_fills)
     if numbers.W_out is not None:
         boxes["W_out"] = _weight_box("W_out", "W_out", numbers.W_out, numbers.b_out, fmt, 9)
     out_texts = fmt.clip(fmt.rows([numbers.output]), None)
     boxes["output"] = Box(
-        "output", f"output of {tokens[i]}", 9, out_texts, _fills(out_texts, HIGHLIGHT)
+        "output",
+        _("output of {token}").format(token=tokens[i]),
+        9,
+        out_texts,
+        _fills(out_texts, HIGHLIGHT),
     )
     return boxes
 
@@ -264,13 +292,27 @@ def make_flow(
 
 def picture(fitted: Fitted, numbers: FlowNumbers, labels: Sequence[str], stage: int) -> dict:
     """The fitted boxes as a Vega-Lite spec, revealed up to ``stage`` (1-based)."""
-    name = FLOW_STAGES[stage - 1]
-    head = f", head {numbers.head + 1} of {numbers.num_heads}" if numbers.num_heads > 1 else ""
+    name = _(FLOW_STAGES[stage - 1])
     label = safe.plain(labels[numbers.query], 20)
-    header = f"Stage {stage} of {len(FLOW_STAGES)} · {name}"
-    description = (
-        f"How token {numbers.query + 1} ({label}) passes through attention{head}. "
-        f"{header}: the boxes up to this stage show their numbers, later ones are outlines."
+    header = _("Stage {stage} of {count} · {name}").format(
+        stage=stage, count=len(FLOW_STAGES), name=name
+    )
+    if numbers.num_heads > 1:
+        description = _(
+            "How token {query} ({label}) passes through attention, head {head} of {heads}. "
+            "{header}: the boxes up to this stage show their numbers, later ones are outlines."
+        )
+    else:
+        description = _(
+            "How token {query} ({label}) passes through attention. {header}: the boxes up to "
+            "this stage show their numbers, later ones are outlines."
+        )
+    description = description.format(
+        query=numbers.query + 1,
+        label=label,
+        head=numbers.head + 1,
+        heads=numbers.num_heads,
+        header=header,
     )
     return render(
         list(fitted.boxes.values()),

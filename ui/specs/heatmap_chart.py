@@ -18,11 +18,12 @@ from dataclasses import dataclass, replace
 import pyarrow as pa
 
 from attention_core.formatting import format_number
+from translation import N_, _
 from ui import safe
 from ui.specs import colors, sizing
 from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
 
-LEGEND_TITLES = {"weights": "weight", "scores": "score", "difference": "B − A"}  # by kind
+LEGEND_TITLES = {"weights": N_("weight"), "scores": N_("score"), "difference": "B − A"}  # by kind
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,10 @@ class Heatmap:
 def description(heatmap: Heatmap) -> str:
     """The chart's text alternative: the caller's, or its shape when that is blank."""
     given = safe.plain(heatmap.description, 300)
-    shape = f"A {len(heatmap.rows)} by {len(heatmap.columns)} heatmap of {heatmap.kind}"
+    kind = _(KINDS[heatmap.kind]) if heatmap.kind in KINDS else heatmap.kind
+    shape = _("A {rows} by {columns} heatmap of {kind}").format(
+        rows=len(heatmap.rows), columns=len(heatmap.columns), kind=kind
+    )
     return given if given.strip() else f"{shape}: {safe.plain(heatmap.title, 80)}".strip(" :")
 
 
@@ -77,7 +81,7 @@ def cell_texts(heatmap: Heatmap, decimals: int) -> list[list[str]]:
 def share_fitted_range(heatmaps: Sequence[tuple[Heatmap, str]]) -> list[tuple[Heatmap, str]]:
     """Weights fitted to their numbers, shown side by side, share one range: the same colour,
     the same weight. Other heatmaps pass unchanged."""
-    fitted = [h for h, _ in heatmaps if h.kind == "weights" and h.scale == "fitted"]
+    fitted = [h for h, _key in heatmaps if h.kind == "weights" and h.scale == "fitted"]
     ranges = [r for r in map(value_range, fitted) if r is not None]
     if len(fitted) < 2 or not ranges:
         return list(heatmaps)
@@ -115,6 +119,13 @@ def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
 SHADES = colors.spread(0.0, 1.0, 5)
 # Streamlit gives the spec's top-level data (sent as a table) this name in the browser.
 DATA = "data('source')"
+# A heatmap's kind in words, for its text alternative (in English, the kind itself).
+KINDS = {
+    "weights": N_("weights"),
+    "scores": N_("scores"),
+    "values": N_("values"),
+    "difference": N_("difference"),
+}
 
 
 def colour_range(heatmap: Heatmap, records: list[dict[str, object]]) -> tuple[float, float]:
@@ -164,7 +175,7 @@ def fits(
     """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
     smaller than its mode's full size, printing its numbers if it can print them at all."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    size, _, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    size, _tilt, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
     printable = max(len(heatmap.rows), len(heatmap.columns)) <= sizing.TEXT_LIMIT
     return (
         size.font >= FONT[present] - shrink
@@ -266,14 +277,14 @@ def _heatmap_layers(
     decimals: int,
     max_width: int,
 ) -> list[dict]:
-    legend_title = safe.plain(heatmap.legend, 40) or LEGEND_TITLES.get(heatmap.kind, "value")
+    legend_title = safe.plain(heatmap.legend, 40) or _(LEGEND_TITLES.get(heatmap.kind, N_("value")))
     if heatmap.kind == "weights":  # the scale's choice, stated under the chart
-        legend_title += {
-            "fixed": " (colours fixed from 0 to 1)",
-            "fitted": " (colours shared by these charts)"
+        legend_title = {
+            "fixed": _("{title} (colours fixed from 0 to 1)"),
+            "fitted": _("{title} (colours shared by these charts)")
             if heatmap.shared
-            else " (colours fitted to these numbers)",
-        }[heatmap.scale]
+            else _("{title} (colours fitted to these numbers)"),
+        }[heatmap.scale].format(title=legend_title)
 
     marked = "datum.dropped || datum.state == 'undefined'"
     # Two layers only (Vega draws each layer's marks in its own dataflow): the cells, whose
@@ -310,9 +321,9 @@ def _heatmap_layers(
                 },
                 "strokeWidth": {"condition": {"test": marked, "value": 2.5}, "value": 1},
                 "tooltip": [
-                    {"field": "row", "title": "row"},
-                    {"field": "column", "title": "column"},
-                    {"field": "text", "title": "value"},
+                    {"field": "row", "title": _("row")},
+                    {"field": "column", "title": _("column")},
+                    {"field": "text", "title": _("value")},
                 ],
             },
         }

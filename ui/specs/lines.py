@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attention_core.formatting import format_number
+from translation import _
 from ui import safe
 from ui.specs.sizing import FONT, LABEL_CHARS, text_width
 
@@ -71,7 +72,7 @@ def _records(lines: Lines, geometry: dict[str, float], decimals: int) -> list[di
                 if not math.isfinite(weight):
                     continue  # an undefined weight (a pitfall's 0/0) has no width to draw
                 dropped = bool(lines.dropped is not None and lines.dropped[h][i][j])
-                text = "dropped" if dropped else format_number(weight, decimals)
+                text = _("dropped") if dropped else format_number(weight, decimals)
                 records.append(
                     {
                         "x": geometry["left"],
@@ -80,12 +81,14 @@ def _records(lines: Lines, geometry: dict[str, float], decimals: int) -> list[di
                         "y2": geometry["top"] + (j + 0.5) * geometry["row"] + offset,
                         "query": i,
                         "key": j,
-                        "head": f"head {h + 1}",
+                        "head": _("head {number}").format(number=h + 1),
                         "dropped": dropped,
                         "width": DROPPED_WIDTH if dropped else line_width(weight),
                         "alpha": DROPPED_OPACITY if dropped else line_opacity(weight),
                         "weight": text,
-                        "desc": f"{labels[i]} to {labels[j]}, head {h + 1}: {text}",
+                        "desc": _("{query} to {key}, head {head}: {weight}").format(
+                            query=labels[i], key=labels[j], head=h + 1, weight=text
+                        ),
                     }
                 )
     return records
@@ -182,7 +185,7 @@ def _numbers(records: list[dict], geometry: dict[str, float], font: int) -> dict
 def _line_layers(records: list[dict], heads: int) -> list[dict]:
     """Kept lines solid, dropped ones dashed; one colour per head (with a legend) if several."""
     if heads > 1:
-        names = [f"head {h + 1}" for h in range(heads)]
+        names = [_("head {number}").format(number=h + 1) for h in range(heads)]
         colour: dict = {
             "field": "head",
             "type": "nominal",
@@ -202,7 +205,7 @@ def _line_layers(records: list[dict], heads: int) -> list[dict]:
         },
         "color": colour,
         "description": {"field": "desc"},
-        "tooltip": [{"field": "desc", "title": "weight"}],
+        "tooltip": [{"field": "desc", "title": _("weight")}],
     }
     return [
         {
@@ -281,8 +284,8 @@ def make_lines(
     headers = {
         "data": {
             "values": [
-                {"x": geometry["left"] / 2, "text": "queries"},
-                {"x": geometry["right"] + geometry["label"] / 2, "text": "keys"},
+                {"x": geometry["left"] / 2, "text": _("queries")},
+                {"x": geometry["right"] + geometry["label"] / 2, "text": _("keys")},
             ]
         },
         "mark": {

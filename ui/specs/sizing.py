@@ -5,6 +5,7 @@ label sizes of a heatmap, whose font shrinks until it fits the width it is given
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,19 @@ LABEL_CHARS = 20  # the longest label a chart prints in full
 TEXT_LIMIT = 16  # past this many rows or columns, cells carry no printed numbers
 # Width of a character in units of the font size (a sans-serif font, rounded up).
 _WIDTHS = {".": 0.3, ",": 0.3, "-": 0.4, " ": 0.3, "−": 0.62, "∞": 0.8, "✕": 0.85, "·": 0.35}
+# A Chinese character or full-width punctuation mark is one em (its font's square), about twice
+# a Latin letter; with the estimate's margin, as the other wide symbols.
+WIDE = 1.05
+# Full-width punctuation that may not start a line (it stays with the character before it) and
+# that may not end one (it stays with the character after it).
+_CLOSING = frozenset("，。、：；？！）」』》〉】〕”’…")
+_OPENING = frozenset("（「『《〈【〔“‘")
+
+
+def is_wide(ch: str) -> bool:
+    """True for a character a font draws one em wide: Chinese (and other East Asian) characters
+    and full-width punctuation."""
+    return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
 def text_width(text: str, font: float) -> float:
@@ -33,8 +47,10 @@ def text_width(text: str, font: float) -> float:
             units += _WIDTHS[ch]
         elif ch.isascii():
             units += 0.62
+        elif is_wide(ch):
+            units += WIDE  # Chinese characters and full-width punctuation: one em
         else:
-            units += 1.05  # wide scripts and symbols
+            units += 1.05  # other scripts and symbols
     return units * font
 
 
@@ -63,14 +79,35 @@ def label_limit(labels: Sequence[str], font: int) -> int:
 def title_lines(text: str, font: float, limit: float) -> str | list[str]:
     """``text`` broken at spaces into lines no wider than ``limit`` pixels at ``font`` (Vega
     draws a list as lines; a title wider than its limit is cut with "…"). One line stays a
-    string; a word wider than the limit gets a line of its own."""
+    string; a word wider than the limit gets a line of its own.
+
+    Chinese has no spaces: a line may also break between two Chinese characters (never before
+    a closing mark such as "，" or "）", nor after an opening one such as "（")."""
     lines: list[str] = []
     for word in text.split(" "):
-        if lines and text_width(f"{lines[-1]} {word}", font) <= limit:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+        for n, piece in enumerate(_pieces(word)):
+            glue = " " if n == 0 else ""
+            if lines and text_width(f"{lines[-1]}{glue}{piece}", font) <= limit:
+                lines[-1] = f"{lines[-1]}{glue}{piece}"
+            else:
+                lines.append(piece)
     return lines[0] if len(lines) == 1 else lines
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` cut where a line may break inside it: around each Chinese character (a word
+    without one stays whole)."""
+    if not any(is_wide(ch) for ch in word):
+        return [word]
+    pieces: list[str] = []
+    joined = False  # the next character stays on the last piece (it follows an opening mark)
+    for ch in word:
+        if pieces and (joined or ch in _CLOSING or not (is_wide(ch) or is_wide(pieces[-1][-1]))):
+            pieces[-1] += ch
+        else:
+            pieces.append(ch)
+        joined = ch in _OPENING
+    return pieces
 
 
 @dataclass(frozen=True)

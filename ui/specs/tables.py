@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from translation import _
 from ui import safe
 from ui.specs import heatmap_chart
 
@@ -67,6 +68,6 @@ def heatmap_table(heatmap: heatmap_chart.Heatmap, decimals: int) -> str:
         heatmap_chart.cell_texts(heatmap, decimals),
         heatmap.rows,
         heatmap.columns,
-        "query \\ key" if labelled else "token",
+        _("query \\ key") if labelled else _("token"),
         labelled_columns=labelled,
     )
