@@ -275,3 +275,44 @@ def test_cli_header_names_todays_variants_only_when_they_are_on():
     assert text.splitlines()[2] == "qkv_bias off, out_proj none"
     _, text = main_output(["--heads", "2", "--d_out", "4"])
     assert text.splitlines()[2] == "qkv_bias off, out_proj none, heads_layout split"
+
+
+# The command line's language: --lang, else the environment's (as gettext reads it), else
+# English; numbers and labels are the same in every language.
+NUMBERS = "journey   0.1500   0.2264   0.2199   0.1311   0.0906   0.1820"
+
+
+def _main(args: list[str], capsys) -> tuple[int | str, str, str]:
+    from attention_core import cli
+
+    try:
+        status = cli.main(args)
+    except SystemExit as exit_:
+        status = exit_.code
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_lang_prints_the_words_in_chinese_and_the_same_numbers(capsys, monkeypatch):
+    import translation
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    status, out, _err = _main(["--lang", "zh_CN", "--query", "2"], capsys)
+    assert status == 0
+    assert out.startswith("词元：Your journey starts with one step") and NUMBERS in out
+    assert translation.language() == "en"  # the caller's language is given back
+    status, english, _err = _main(["--query", "2"], capsys)
+    assert english.startswith("tokens: Your journey") and NUMBERS in english
+
+
+def test_the_environment_chooses_the_language_and_lang_overrides_it(capsys, monkeypatch):
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    _status, out, _err = _main(["--query", "2"], capsys)
+    assert out.startswith("词元：")
+    _status, out, _err = _main(["--lang", "en", "--query", "2"], capsys)
+    assert out.startswith("tokens: ")
+    status, _out, err = _main(["--d_out", "3", "--heads", "2"], capsys)
+    assert status == 2 and err.startswith("attention_core: 错误：") and "3 不能被 2 整除" in err

@@ -258,10 +258,11 @@ def page_menu() -> None:
 
 
 def language_menu(settings: Settings) -> None:
-    """The language, one click away on every page: a menu beside the page's title, named in
-    the language it is in. The choice is a setting (``lang``): the link carries it."""
-    current = translation.LANGUAGES[settings[state.LANGUAGE]]
-    with st.popover(current, icon=":material/translate:", key="language_menu"):
+    """The language, one click away on every page: a menu beside the page's title, each
+    language named in itself. The choice is a setting (``lang``): the link carries it."""
+    # The translate symbol alone (its tooltip says "Language" in the page's language): the
+    # title keeps its line beside three menus, projected too; the menu names every language.
+    with st.popover(":material/translate:", key="language_menu", help=_("Language")):
         widget(state.LANGUAGE, settings, format_func=translation.LANGUAGES.__getitem__)
 
 

@@ -100,6 +100,12 @@ BASE_CSS = """
 .stApp [data-testid="stColumn"]:has(.st-key-page_menu),
 .stApp [data-testid="stColumn"]:has(.st-key-language_menu),
 .stApp [data-testid="stColumn"]:has(.st-key-class_menu) { flex: 0 0 auto; width: auto; }
+/* Each menu as wide as its button (a column's own minimum, 8rem, left the title too little). */
+.stApp [data-testid="stColumn"]:has(.st-key-page_menu) { min-width: 6.5rem; }
+.stApp [data-testid="stColumn"]:has(.st-key-language_menu) { min-width: 4rem; }
+.stApp [data-testid="stColumn"]:has(.st-key-class_menu) { min-width: 5.5rem; }
+.stApp [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-page_menu)
+  { column-gap: 0.5rem; }
 /* On a phone the title has the row to itself; the three menus go under it. */
 @media (max-width: 640px) {
   .stApp [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-class_menu)
@@ -147,6 +153,8 @@ BASE_CSS = """
 
 """
 PRESENT_CSS = """
+.stApp [data-testid="stColumn"]:has(.st-key-page_menu) { min-width: 7.5rem; }
+.stApp [data-testid="stColumn"]:has(.st-key-class_menu) { min-width: 6.75rem; }
 .stApp .stMarkdown p, .stApp .stMarkdown li, .stApp label p { font-size: 1.3rem; }
 .stApp .stMarkdown td, .stApp .stMarkdown th { font-size: 1.15rem; }
 .stApp h1 { font-size: 2.5rem; } .stApp h2 { font-size: 1.8rem; }
