@@ -10,30 +10,13 @@ the wall-clock time, and a test on a busy machine takes longer than alone.
 from __future__ import annotations
 
 import argparse
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
-# Checked in this order: the first area whose pattern is in a test's module path wins.
-AREAS = (
-    ("browser page audit", "tests/e2e/test_page_audit"),
-    ("deploy: replicas and isolation", "tests/e2e/test_replicas"),
-    ("deploy: replicas and isolation", "tests/e2e/test_isolation"),
-    ("other browser tests", "tests/e2e/"),
-    ("link fuzz", "tests/ui/test_link_fuzz"),
-    ("settings sweep", "tests/ui/test_settings_sweep"),
-    ("session state machine", "tests/ui/test_session_machine"),
-    ("other AppTest and ui", "tests/ui/"),
-    ("command line", "tests/core/test_cli"),
-    ("core", "tests/core/"),
-    ("real model", "tests/real_model/"),
-    ("deploy: files", "tests/deploy/"),
-)
-
-
-def area_of(classname: str) -> str:
-    """The area of a test, from its JUnit class name (``tests.e2e.test_flow_browser``)."""
-    path = classname.replace(".", "/")
-    return next((area for area, pattern in AREAS if pattern in path), "other")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.budget import area_of
 
 
 def main() -> None:

@@ -35,3 +35,50 @@ def examples(default: int, thorough: int) -> int:
     if default > thorough:
         raise ValueError(f"the default profile draws more than the thorough one: {default}")
     return thorough if THOROUGH else default
+
+
+# --- the suite's time, shown at the end of every run ---------------------------------------
+
+BUDGET_MINUTES = 15.0  # the README's test command on two cores
+# Checked in this order: the first area whose pattern is in a test's path wins. A new kind of
+# test gets a line of its own here, so that every run shows what it costs.
+AREAS = (
+    ("browser page audit", "tests/e2e/test_page_audit"),
+    ("deploy: replicas and isolation", "tests/e2e/test_replicas"),
+    ("deploy: replicas and isolation", "tests/e2e/test_isolation"),
+    ("browser: class mode", "tests/e2e/test_class_browser"),
+    ("other browser tests", "tests/e2e/"),
+    ("link fuzz", "tests/ui/test_link_fuzz"),
+    ("settings sweep", "tests/ui/test_settings_sweep"),
+    ("session state machine", "tests/ui/test_session_machine"),
+    ("translation (AppTest and catalogs)", "tests/ui/test_translation"),
+    ("translation (AppTest and catalogs)", "tests/translation/"),
+    ("other AppTest and ui", "tests/ui/"),
+    ("command line", "tests/core/test_cli"),
+    ("core", "tests/core/"),
+    ("real model", "tests/real_model/"),
+    ("class store", "tests/classroom/"),
+    ("deploy: files", "tests/deploy/"),
+)
+
+
+def area_of(path: str) -> str:
+    """The area of a test, from its file path or JUnit class name."""
+    path = path.replace("\\", "/")
+    if "/" not in path:  # a JUnit class name: tests.e2e.test_flow_browser
+        path = path.replace(".", "/")
+    return next((area for area, pattern in AREAS if pattern in path), "other")
+
+
+def budget_table(seconds: dict[str, float], counts: dict[str, int], wall: float) -> list[str]:
+    """The lines that end a run: the wall time against the budget, and worker-minutes by area."""
+    total = sum(seconds.values())
+    verdict = "within" if wall <= BUDGET_MINUTES * 60 else "OVER"
+    lines = [
+        f"suite time {wall / 60:.1f} min, {verdict} its budget of {BUDGET_MINUTES:.0f} min "
+        f"on two cores; {total / 60:.1f} worker-minutes in {sum(counts.values())} tests",
+        f"{'area':<36} {'tests':>6} {'worker-min':>11}",
+    ]
+    for area, took in sorted(seconds.items(), key=lambda item: -item[1]):
+        lines.append(f"{area:<36} {counts[area]:>6} {took / 60:>11.1f}")
+    return lines

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import torch
 
-from tests import budget  # noqa: F401  (loads the Hypothesis profile named by TESTS_PROFILE)
+from tests import budget  # loads the Hypothesis profile named by TESTS_PROFILE
 
 # Read by huggingface_hub when it is first imported: set before anything imports it.
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -69,3 +71,25 @@ def pytest_xdist_auto_num_workers(config) -> int:
     if wanted:
         return int(wanted)
     return 2 * (os.cpu_count() or 1)
+
+
+# The suite's budget, shown at the end of every run (issue 50): each test's own time (setup,
+# call and teardown, as its worker measured it) summed by area, and the wall clock.
+_took: Counter[str] = Counter()
+_tests: Counter[str] = Counter()
+_started = time.monotonic()
+
+
+def pytest_runtest_logreport(report) -> None:
+    _took[budget.area_of(report.nodeid.split("::")[0])] += report.duration
+    if report.when == "call" or (report.when == "setup" and report.skipped):
+        _tests[budget.area_of(report.nodeid.split("::")[0])] += 1
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") or not _took:
+        return  # the controller prints it, once, for every worker's tests
+    terminalreporter.section("the suite's budget")
+    wall = time.monotonic() - _started
+    for line in budget.budget_table(_took, _tests, wall):
+        terminalreporter.write_line(line)

@@ -221,3 +221,8 @@ def go_to(page, title: str) -> None:
     heading = page.locator("h1").first.inner_text()
     open_page_menu(page).filter(has_text=title).first.click()
     screen.after_change(page, lambda p: p.locator("h1").first.inner_text(), heading)
+
+
+def toggle_presentation(page) -> None:
+    """Switch presentation mode on or off with its toggle in the sidebar."""
+    page.locator(f"{screen.SIDEBAR} label").filter(has_text="Presentation mode").click()

@@ -350,3 +350,48 @@ def step_slider(page, label: str) -> None:
     slider = _slider(page, label)
     slider.focus()
     page.keyboard.press("ArrowRight")
+
+
+# The browser's own way to a link inside an open app: the URL changes in place and Streamlit
+# reruns on it, as after Back or Forward (its frontend listens for "popstate"; the app reads the
+# link as the whole state of its page). No new tab, no scripts parsed, no new session.
+_FOLLOW_JS = """(url) => {
+  history.pushState(null, '', url);
+  window.dispatchEvent(new PopStateEvent('popstate', {state: null}));
+}"""
+# A quick run can start and end within one frame of React's, so the run state on the app's
+# root may never show it; what always shows it is the server's reply. A tab that follows links
+# counts the messages its websocket receives (installed before the app's own scripts).
+_COUNT_REPLIES_JS = """(() => {
+  const Native = window.WebSocket;
+  window.__replies = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => { window.__replies += 1; });
+    }
+  };
+})();"""
+_REPLIES_JS = "() => window.__replies"
+_TOP_JS = """() => { for (const el of document.querySelectorAll('[data-testid="stMain"]'))
+  el.scrollTop = 0; window.scrollTo(0, 0); }"""
+
+
+def link_tab(context, url: str):
+    """A new tab of ``context`` showing the app at ``url``, ready to follow links in place."""
+    tab = context.new_page()
+    tab.add_init_script(_COUNT_REPLIES_JS)
+    open_page(tab, url)
+    return tab
+
+
+def follow_link(page, url: str) -> None:
+    """Show ``url`` in a :func:`link_tab`, as Back or Forward to it would, and wait for the
+    whole page, scrolled to its top."""
+    before = page.evaluate(_REPLIES_JS)
+    assert before is not None, "follow_link needs a tab opened by link_tab"
+    page.evaluate(_FOLLOW_JS, url)
+    replies = wait_for(page, lambda p: p.evaluate(_REPLIES_JS), lambda n: n > before)
+    assert replies > before, f"the server did not answer the link {url}"
+    wait_ready(page)
+    page.evaluate(_TOP_JS)

@@ -11,6 +11,7 @@ needs the whole page still gets it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -108,6 +109,20 @@ def test_a_slider_an_edit_a_rename_and_a_slider_redraw_all_that_moves(server, br
         context.close()
 
 
+@pytest.fixture
+def frames(page) -> Iterator[list[bytes]]:
+    """Every websocket frame the page receives during the test (the tab outlives the test: its
+    listener goes with it)."""
+    received: list[bytes] = []
+
+    def listen(websocket) -> None:
+        websocket.on("framereceived", lambda frame: received.append(frame))
+
+    page.on("websocket", listen)
+    yield received
+    page.remove_listener("websocket", listen)
+
+
 def new_elements(frames: list[bytes]) -> list[str]:
     """The kinds of element in the server's messages (read from the websocket)."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -124,9 +139,7 @@ def new_elements(frames: list[bytes]) -> list[str]:
     return kinds
 
 
-def test_a_slider_change_does_not_resend_the_editor_but_a_new_example_does(server, page):
-    frames: list[bytes] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+def test_a_slider_change_does_not_resend_the_editor_but_a_new_example_does(server, page, frames):
     screen.open_page(page, server)
     wait_idle(page)
     learner.press_slider(page, "d_out")  # the session's first change reruns the whole page
@@ -187,12 +200,10 @@ def check_tables_follow(page) -> None:
     assert [row[-1] for row in table_rows(rows)[1:]] == focused  # each key's weight
 
 
-def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, page):
+def test_open_tables_follow_a_slider_and_an_edit_and_the_view_choice(server, page, frames):
     """The weights' "Show as table" and the steps' "Every number of this row" are drawn once
     per page run and filled by the views: open, they follow every partial rerun, and they
     are still open when they come back after the lines or another tab."""
-    frames: list[bytes] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     screen.open_page(page, server)
     wait_idle(page)
     open_section(page, "Show as table")
