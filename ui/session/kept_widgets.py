@@ -40,19 +40,45 @@ def section(label: str, key: str) -> DeltaGenerator:
 
 
 def stable_grid(key: str, start: Callable[[], pd.DataFrame], **options: object) -> pd.DataFrame:
-    """An ``st.data_editor`` whose starting table stays the same while the learner edits it.
+    """An ``st.data_editor`` that keeps every edit and is drawn with the values it holds.
 
-    The browser sends edits relative to the table the grid was drawn from, and a grid drawn
-    from another table is another widget, which would lose the next edit. So the start is
-    computed only when the grid is not in the browser yet (first run, or back from another
-    page) and kept until then. After the browser's Back or Forward the grid is another one
-    (``state.grid_key``), started from the link the browser went to.
+    The start is computed only when the grid is not in the browser yet (first run, or back
+    from another page); after the browser's Back or Forward the grid is another one
+    (``state.grid_key``), started from the link the browser went to. While the learner edits
+    it, each run draws the grid from its current values: the table kept so far with the
+    edits the browser just sent (:func:`_with_edits`), kept for the next run.
+
+    Drawn from an unchanged start, the browser's grid showed a tick only through its own
+    layer of edits: when that layer lost the tick (seen under load, on the first tick of a
+    grid just drawn: after Back, or on a fresh page), the grid showed the cell unticked for
+    good while the weights and the link had the tick. Drawn from the current values, every
+    run gives the browser the table the weights use. The widget stays the same one: a keyed
+    grid with a fixed number of rows is identified by its key and its columns, not its values
+    (Streamlit 1.67), and the browser drops the edits the new table already holds.
     """
     key = state.grid_key(key)
     base_key = f"_grid_start_{key}"
     if not state.has_state(key) or state.recall(base_key) is None:
         state.remember(base_key, start())
+    else:
+        state.remember(base_key, _with_edits(state.recall(base_key), st.session_state[key]))
     return st.data_editor(state.recall(base_key), key=key, **options)
+
+
+def _with_edits(table: pd.DataFrame, sent: object) -> pd.DataFrame:
+    """``table`` with the cell edits of a grid's state (``edited_rows``: row position ->
+    column -> value, each the cell's new value, not a change), as ``st.data_editor`` applies
+    them; the table is not changed. A fixed grid sends no added or deleted rows."""
+    edited = table.copy()
+    rows = sent.get("edited_rows", {}) if isinstance(sent, dict) else {}
+    for row, cells in rows.items():
+        for column, value in cells.items():
+            if column not in edited.columns or not 0 <= int(row) < len(edited):
+                continue
+            if value is None and edited[column].dtype != object:
+                continue  # a tick box is never emptied; None would change the column's type
+            edited.iat[int(row), edited.columns.get_loc(column)] = value
+    return edited
 
 
 def number_column(label: str) -> object:
