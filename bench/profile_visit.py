@@ -9,13 +9,16 @@ them. Each round measures, in the worker's warm browser context:
   frontend's scripts from the cache, parsed again), the websocket and the session's first
   run, the charts drawn, the wait for quiet, then the audit's measures (geometry, axe, the
   3D plot's screenshot);
-- **visit in the open tab**: the same page reached through the app's own navigation (the
-  Pages menu) from another page: no new tab, no scripts parsed, no new session;
+- **visit in the open tab**: the same page reached from another page through the app's own
+  navigation (the Pages menu), through its link followed in place (``screen.follow_link``,
+  as Back or Forward does; no new tab, no scripts parsed, no new session), and through a
+  ``goto`` in that tab (a new session in a renderer that has compiled the scripts);
 - **presentation mode toggled** in the open tab, and **the tab resized** to a phone;
 - **a learner's change**: one step of the d_out slider, to every chart redrawn.
 
 For each phase: the wall time (median), the server's CPU (its process's utime + stime) and
-Chromium's CPU (every Chromium process's, from /proc). Medians over the rounds.
+Chromium's CPU (every Chromium process this program started, from /proc). Medians over the
+rounds; the figures are in bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -138,39 +141,39 @@ def _measures(clock: Clock, page, t, prefix: str):
 
 
 def in_tab(clock: Clock, page, title: str, other: str) -> None:
-    """The same page reached through the Pages menu from ``other``."""
+    """The same page reached in the open tab from ``other``: by the Pages menu, by its link
+    followed in place, and by a goto (a new session in a warm tab); then measured, toggled
+    into presentation mode, resized to a phone and changed by one slider step."""
+    server = page.url.split("?")[0].rsplit("/", 1)[0]
     learner.go_to(page, other)
-    start = clock.now()
+    t = clock.now()
     learner.go_to(page, title)
-    t = clock.mark("tab: Pages menu to the page, drawn and quiet", start)
-    learner.go_to(page, other)
-    link = page.url
-    t = clock.now()
-    screen.follow_link(page, link.split("?")[0].rsplit("/", 1)[0] + "/" + PAGE_PATH)
-    t = clock.mark("tab: link followed in place, drawn and quiet", t)
+    clock.mark("tab: Pages menu to the page, drawn and quiet", t)
     learner.go_to(page, other)
     t = clock.now()
-    screen.open_page(page, page.url.split("?")[0].rsplit("/", 1)[0] + "/" + PAGE_PATH)
+    screen.follow_link(page, f"{server}/{PAGE_PATH}")
+    clock.mark("tab: link followed in place, drawn and quiet", t)
+    learner.go_to(page, other)
+    t = clock.now()
+    screen.open_page(page, f"{server}/{PAGE_PATH}")
     t = clock.mark("tab: goto in the open tab (a new session), drawn and quiet", t)
-    del link
     _measures(clock, page, t, "tab")
     before = screen.main_text(page)
     t = clock.now()
     learner.toggle_presentation(page)
     screen.after_change(page, screen.main_text, before)
-    t = clock.mark("tab: presentation mode toggled, drawn and quiet", t)
+    clock.mark("tab: presentation mode toggled, drawn and quiet", t)
     learner.toggle_presentation(page)
     screen.wait_ready(page)
     t = clock.now()
     audit.resized(page, 390, 844)
-    t = clock.mark("tab: resized to a phone, measured", t)
+    clock.mark("tab: resized to a phone, measured", t)
     audit.resized(page, *VIEWPORT.values())
-    before = screen.summary_text(page) if page.locator(".st-key-result_summary").count() else ""
+    before = screen.main_text(page)
     t = clock.now()
     screen.step_slider(page, "d_out")
-    screen.after_change(page, screen.main_text, screen.main_text(page))
+    screen.after_change(page, screen.main_text, before)
     clock.mark("tab: one d_out step, redrawn and quiet", t)
-    del before
 
 
 def main() -> None:
@@ -190,8 +193,7 @@ def main() -> None:
             warm = context.new_page()
             screen.open_page(warm, url)  # scripts into the cache, the server's imports done
             warm.close()
-            tab = context.new_page()
-            screen.open_page(tab, url)
+            tab = screen.link_tab(context, url)
             for _round in range(args.rounds):
                 visit_by_link(clock, context, f"{url}/{args.page}")
                 in_tab(clock, tab, args.title, "Compare A and B" if args.page else "Flow")
