@@ -1,6 +1,6 @@
 """One visit of a page in Chromium, measured: chart geometry and an axe-core audit.
 
-Both checks read the same rendered page, so a page is opened once per (page, mode, tokens).
+Both checks read the same rendered page: the audit reaches each case once, by its link.
 """
 
 from __future__ import annotations
@@ -206,18 +206,6 @@ CHART_TEXT_JS = """() => [...document.querySelectorAll(
     '[data-testid=stVegaLiteChart] :is(.role-axis-label, .role-axis-title, .role-legend-label,'
     + ' .role-legend-title, .role-title-text) text')]
     .map(t => [t.textContent, t.getAttribute('fill')])"""
-
-
-def visit(page, url: str, run_axe: bool) -> Visit:
-    """Open ``url``, wait until idle, measure the charts and (optionally) run axe."""
-    page.goto(url)
-    # Vega's code loads on first use: wait for a drawn chart before waiting for quiet.
-    page.wait_for_selector(
-        '[data-testid="stVegaLiteChart"] svg text', state="attached", timeout=60_000
-    )
-
-    wait_idle(page)
-    return measure(page, url, run_axe)
 
 
 # Two frames: what a resized window lays out again is drawn by then.
