@@ -7,7 +7,6 @@ from attention_core.embeddings import display_labels
 from attention_core.lessons import similarity
 from real_model import (
     HEAD_TOLERANCE,
-    MODEL_ENV,
     ModelLoadError,
     model_source,
 )
@@ -32,12 +31,7 @@ page_frame.show_header(
     ),
 )
 source = model_source()
-st.caption(
-    _(
-        "Model: {source}, read from its installed package (set {MODEL_ENV} to a hub id "
-        "or a save_pretrained folder to use another)."
-    ).format(source=safe.md(source, 80), MODEL_ENV=MODEL_ENV)
-)
+st.caption(_("Model: {source}.").format(source=safe.md(source, 80)))
 try:
     loaded = cached.encoder()
 except ModelLoadError as error:
@@ -71,7 +65,7 @@ if loaded is not None:
                     "Each token's row of the model's input embedding table ({d_in} numbers): the "
                     "same vector for a word wherever it appears. Their cosine similarities, and "
                     "plain scaled dot-product self-attention on them (no trainable weights, as "
-                    "seed 001 does with GloVe vectors):"
+                    "Nugues' chapter 15 does with GloVe vectors):"
                 ).format(d_in=embeddings.d_in)
             )
         pairs = page.call(similarity, embeddings)
@@ -119,13 +113,13 @@ if loaded is not None:
             shown = [
                 (
                     result.trace.weights[0],
-                    _("attention_core with the head's weights"),
+                    _("the attention core with the head's weights"),
                     "hm_ours",
-                    _("Attention_core with the head's weights: layer {layer}, head {head}."),
+                    _("The attention core with the head's weights: layer {layer}, head {head}."),
                 )
             ]
             if as_lines:
-                title = _("layer {layer}, head {head}, recomputed by attention_core").format(
+                title = _("layer {layer}, head {head}, recomputed by the attention core").format(
                     layer=layer, head=head
                 )
                 chart = weights_view.lines_of(result.trace, labels, title)

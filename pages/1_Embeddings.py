@@ -77,7 +77,7 @@ if not page.present:
             "when two arrows point the same way *and* when they are long. The **cosine "
             "similarity** divides by both lengths, so it measures direction only: 1 is the same "
             "direction, 0 perpendicular, −1 opposite. Attention scores start from dot products; "
-            "seed 001 also builds attention weights straight from cosines."
+            "Nugues' chapter 15 also builds attention weights straight from cosines."
         )
     )
 if pairs is not None:

@@ -57,7 +57,7 @@ page_frame.show_header(
         "A model that writes text one token at a time must not look at tokens that come later. "
         "So token i may attend only to tokens 1…i: every weight above the diagonal must be "
         "exactly 0, and each row must still sum to 1. There are right and wrong ways to get "
-        "there; the seeds show both."
+        "there, and notebooks that reimplement the book's code show both."
     ),
     result=causal["neg_inf"],
 )
@@ -157,11 +157,11 @@ if pick == "zero_scores" and not page.present:
     st.markdown(
         _(
             "Multiplying the scores by the 0/1 mask turns hidden scores into **0**, not −∞, and "
-            "e⁰ = 1: after softmax the future still gets weight. Seed 002 divides by the row sum "
-            "instead: a hidden 0 then weighs 0, but negative scores give negative weights and a "
-            "row whose scores nearly cancel explodes (it prints −12.66). Try it in the sidebar: "
-            "*More settings*, “Scores → weights”, “divide by the row sum”, with the random "
-            "normal example (“I live in Montreal”), whose scores have both signs: every "
+            "e⁰ = 1: after softmax the future still gets weight. Some notebooks divide by the "
+            "row sum instead: a hidden 0 then weighs 0, but negative scores give negative weights "
+            "and a row whose scores nearly cancel explodes (one of them prints −12.66). Try it in "
+            "the sidebar: *More settings*, “Scores → weights”, “divide by the row sum”, with the "
+            "random normal example (“I live in Montreal”), whose scores have both signs: every "
             "strategy then gives negative weights, since the row sum itself is a mistake "
             "(see Common mistakes)."
         )

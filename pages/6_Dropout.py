@@ -129,9 +129,9 @@ page_frame.predict(
     _("With p = {p:g}, what is the expected value of one weight w after dropout?").format(p=p),
     _(
         "(1−p)·w/(1−p) + p·0 = w. A weight survives with probability 1−p = {kept:g} and "
-        "is then worth w/(1−p); otherwise it is 0. Seed 000 hard-codes nn.Dropout(p=0.5) "
-        "inside its modules whatever rate is passed in, and seed 002 nn.Dropout(0.3): "
-        "see the Common mistakes page."
+        "is then worth w/(1−p); otherwise it is 0. Notebooks that reimplement the book's code "
+        "sometimes hard-code nn.Dropout(p=0.5) or nn.Dropout(0.3) inside the module, whatever "
+        "rate is passed in: see the Common mistakes page."
     ).format(kept=1 - p),
     key="dropout_expectation",
     choices=("w", "(1−p)·w", "w/(1−p)", "0"),

@@ -134,7 +134,7 @@ if check is not None:
             copied_reason,
         ),
         (
-            _("nn.MultiheadAttention, identity bypass (seed 001)"),
+            _("nn.MultiheadAttention, identity bypass (Nugues' chapter 15)"),
             check.mha_bypass_max_diff,
             check.mha_reason,
         ),
@@ -156,10 +156,11 @@ if check is not None:
 if not page.present:
     st.markdown(
         _(
-            "The identity bypass is seed 001's trick: set nn.MultiheadAttention's input projection "
-            "to three stacked identity matrices and feed it our own queries, keys and values, so "
-            "that only the attention itself is compared. nn.MultiheadAttention's boolean mask "
-            "means *may not attend*, the opposite of F.scaled_dot_product_attention's."
+            "The identity bypass is a trick from Nugues' chapter 15: set nn.MultiheadAttention's "
+            "input projection to three stacked identity matrices and feed it our own queries, "
+            "keys and values, so that only the attention itself is compared. "
+            "nn.MultiheadAttention's boolean mask means *may not attend*, the opposite of "
+            "F.scaled_dot_product_attention's."
         )
     )
 page_frame.predict(

@@ -13,50 +13,52 @@ MISTAKES = {
     "sqrt_d_in": (
         N_("Scaling by √d_in instead of √d_k"),
         N_(
-            "Seed 000's first class divides by the square root of the *input* width. The scale "
-            "must follow the keys' width d_k, which is what the dot products sum over."
+            "One notebook's first attention class divides by the square root of the *input* "
+            "width. The scale must follow the keys' width d_k, which is what the dot products sum "
+            "over."
         ),
     ),
     "num_tokens": (
         N_("Dividing by the number of tokens"),
         N_(
-            "Seed 000's masked example divides the scores by keys.shape[0], the number of tokens, "
-            "instead of by √d_k (keys.shape[-1]). The length of a row has nothing to do with the "
-            "size of a dot product, and with more tokens the weights wash out towards uniform."
+            "One notebook's masked example divides the scores by keys.shape[0], the number of "
+            "tokens, instead of by √d_k (keys.shape[-1]). The length of a row has nothing to do "
+            "with the size of a dot product, and with more tokens the weights wash out towards "
+            "uniform."
         ),
     ),
     "hardcoded_dropout": (
         N_("A dropout rate hard-coded instead of the argument"),
         N_(
-            "Seed 000's attention modules take a dropout argument and ignore it, building "
-            "nn.Dropout(p=0.5); seed 002's module builds nn.Dropout(0.3) and takes no rate at all. "
-            "Either way, asking for dropout 0 still drops weights in training. Take the rate as an "
-            "argument and use it."
+            "Some attention modules take a dropout argument and ignore it, building "
+            "nn.Dropout(p=0.5); others build nn.Dropout(0.3) and take no rate at all. Either way, "
+            "asking for dropout 0 still drops weights in training. Take the rate as an argument "
+            "and use it."
         ),
     ),
     "multiply_mask": (
         N_("Masking by multiplying the scores before softmax"),
         N_(
-            "Seed 002 multiplies the scores by the 0/1 causal mask, so a hidden score becomes 0, "
-            "not −∞. With softmax after it, as here, e⁰ = 1 and future tokens keep weight (seed "
-            "002 divides by the row sum instead: see the next mistake). Fill hidden scores with −∞ "
-            "(or zero the weights after softmax and renormalise)."
+            "Multiplying the scores by the 0/1 causal mask makes a hidden score 0, not −∞. With "
+            "softmax after it, as here, e⁰ = 1 and future tokens keep weight (the notebook that "
+            "does this divides by the row sum instead: see the next mistake). Fill hidden scores "
+            "with −∞ (or zero the weights after softmax and renormalise)."
         ),
     ),
     "sum_normalise": (
         N_("Normalising by the sum instead of softmax"),
         N_(
             "Dividing scores by their row sum gives weights that sum to 1 only on paper: negative "
-            "scores give negative weights and a row summing to nearly 0 explodes (seed 002 prints "
-            "−12.66). Softmax is always positive and stable."
+            "scores give negative weights and a row summing to nearly 0 explodes (one notebook "
+            "prints −12.66). Softmax is always positive and stable."
         ),
     ),
     "wrong_module": (
         N_("Printing the wrong module's output"),
         N_(
-            "Seed 000 builds SelfAttentionV2 and then prints sa_V1(inputs), so the “V2” numbers "
-            "it shows are V1's. Here: the output of the other initialisation (torch.rand vs "
-            "nn.Linear) beside the one you configured."
+            "One notebook builds SelfAttentionV2 and then prints sa_V1(inputs), so the “V2” "
+            "numbers it shows are V1's. Here: the output of the other initialisation (torch.rand "
+            "vs nn.Linear) beside the one you configured."
         ),
     ),
 }
@@ -68,9 +70,10 @@ page_frame.show_header(
     page,
     _("8 · Common mistakes, live"),
     _(
-        "The notebooks this app grew from contain a few mistakes worth learning from. Each one "
-        "runs here on your matrix and settings (with one head), beside the correct version, with "
-        "the difference in the third heatmap: blue and orange cells are where they disagree."
+        "These mistakes turn up in notebooks that reimplement the book's code, and each is worth "
+        "learning from. Each one runs here on your matrix and settings (with one head), beside "
+        "the correct version, with the difference in the third heatmap: blue and orange cells "
+        "are where they disagree."
     ),
     result=page.call(run_attention, page.embeddings, mistakes_baseline(page.config)),
 )

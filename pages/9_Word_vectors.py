@@ -32,8 +32,8 @@ page_frame.show_header(
     _("9 · Real word vectors"),
     _(
         "The toy matrices stand in for what training learns. Here every word is a real GloVe "
-        "vector (50 numbers, trained on 6 billion words of Wikipedia and news). As in seed 001, "
-        "attention needs no trainable weights yet: the weights are the words' cosine "
+        "vector (50 numbers, trained on 6 billion words of Wikipedia and news). As in Nugues' "
+        "chapter 15, attention needs no trainable weights yet: the weights are the words' cosine "
         "similarities, or softmax(X Xᵀ / √50), and each word's new **contextual** vector is the "
         "weighted sum of all the words' vectors. The same word, *ship*, gets a different vector "
         "in each sentence."
@@ -104,12 +104,12 @@ if glove is not None:
     context = glove.softmax.context[focus].tolist()
     st.markdown(vector_table(context))
 
-st.header(_("Seed 001's numbers, recomputed"))
+st.header(_("Nugues' chapter 15, recomputed"))
 if not page.present:
     st.markdown(
         _(
-            "Every tensor seed 001 prints for the two “ship” sentences, beside this app's, to the "
-            "precision it was printed with:"
+            "Every tensor Nugues' chapter 15 prints for the two “ship” sentences, beside this "
+            "app's, to the precision it was printed with:"
         )
     )
 with st.spinner(_(cached.SEED001_SPINNER)):
@@ -133,7 +133,7 @@ for check in checks:
     st.markdown(f"**{title}** (`{check.printed_as}`)")
     st.markdown(
         tables.markdown_table(
-            [_("word"), _("seed 001 prints"), _("ours"), _("match")],
+            [_("word"), _("Nugues' chapter 15 prints"), _("ours"), _("match")],
             [
                 [name, page.number(p), page.number(o), "✓" if abs(p - o) <= t else "✗"]
                 for name, p, o, t in zip(
@@ -148,7 +148,7 @@ for check in checks:
     )
 st.markdown(
     tables.markdown_table(
-        [_("seed 001 prints"), _("ours"), _("largest difference"), _("match")],
+        [_("Nugues' chapter 15 prints"), _("ours"), _("largest difference"), _("match")],
         [
             [
                 c.printed_as,

@@ -123,26 +123,25 @@ def _check_folder(folder: Path, source: str) -> None:
         raise ModelLoadError(
             Message(
                 N_(
-                    "no model folder at {source}: set {MODEL_ENV} to a folder made with "
-                    "save_pretrained (config.json, the weights and the tokenizer files)"
+                    "there is no model folder at {source} (a folder holding a model's "
+                    "configuration, its weights and its tokenizer)"
                 ),
                 source=source,
-                MODEL_ENV=MODEL_ENV,
             )
         )
     if not (folder / "config.json").is_file():
         raise ModelLoadError(
             Message(
-                N_("the folder {source} has no config.json: save the model there"), source=source
+                N_("the model folder {source} has no model configuration (config.json)"),
+                source=source,
             )
         )
     if not any((folder / name).is_file() for name in TOKENIZER_FILES):
         raise ModelLoadError(
             Message(
                 N_(
-                    "the folder {source} has no tokenizer (no tokenizer.json or vocab.txt), so "
-                    "every word would become [UNK]: save the tokenizer into it too "
-                    "(AutoTokenizer.from_pretrained(...).save_pretrained(folder))"
+                    "the model folder {source} has no tokenizer (no tokenizer.json or vocab.txt), "
+                    "so every word would become [UNK]"
                 ),
                 source=source,
             )
@@ -157,12 +156,10 @@ def _load_from_hub(source: str) -> LoadedModel:
             raise ModelLoadError(
                 Message(
                     N_(
-                        "{source!r} is not in the local Hugging Face cache and the hub is "
-                        "switched off (HF_HUB_OFFLINE): set {MODEL_ENV} to a local folder, or "
-                        "unset it to use the packaged all-MiniLM-L6-v2"
+                        "could not load the model {source!r}: it is not in the local Hugging "
+                        "Face cache, and downloads from the hub are switched off"
                     ),
                     source=source,
-                    MODEL_ENV=MODEL_ENV,
                 )
             ) from cached_error
     if not hub_reachable():
@@ -170,11 +167,9 @@ def _load_from_hub(source: str) -> LoadedModel:
             Message(
                 N_(
                     "could not load the model {source!r}: the Hugging Face hub cannot be "
-                    "reached; check the network, or set {MODEL_ENV} to a local folder (or unset "
-                    "it to use the packaged all-MiniLM-L6-v2)"
+                    "reached; check the network"
                 ),
                 source=source,
-                MODEL_ENV=MODEL_ENV,
             )
         )
     return _from_pretrained(source, source, False, Message(N_("the Hugging Face hub")))

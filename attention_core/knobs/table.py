@@ -65,7 +65,7 @@ _ROWS = (
         "preset",
         {
             "journey": N_("Book: “Your journey starts with one step” (6 × 3)"),
-            "nugues": N_("GloVe lesson: Nugues' test matrix (3 × 4)"),
+            "nugues": N_("Nugues, chapter 15: the test matrix (3 × 4)"),
             "montreal": N_("Random normal: “I live in Montreal” (4 × 8)"),
             "random": N_("Random uniform, any size"),
         },
@@ -276,7 +276,7 @@ _ROWS = (
         N_("Scores"),
         N_(
             "The dot product grows with both direction and length; the cosine measures direction "
-            "only (seed 001's first attention)."
+            "only (the first attention of Nugues' chapter 15)."
         ),
         widget="radio",
         group="advanced",
@@ -300,7 +300,7 @@ _ROWS = (
         MASK_STRATEGIES,
         "neg_inf",
         N_("How the mask is applied"),
-        N_("The first two are correct and agree; the last two are mistakes found in the seeds."),
+        N_("The first two are correct and agree; the last two are common mistakes."),
         widget="select",
         group="advanced",
     ),
@@ -664,8 +664,8 @@ _LESSON_ROWS = (
         "I must go back to my ship and to my crew",
         N_("Sentence"),
         N_(
-            "Words are lowercased and split at spaces, as seed 001 does; punctuation is trimmed. "
-            "The first 32 words found in GloVe are used."  # SENTENCE_TOKENS (checked below)
+            "Words are lowercased and split at spaces, as in Nugues' chapter 15; punctuation is "
+            "trimmed. The first 32 words found in GloVe are used."  # SENTENCE_TOKENS (checked)
         ),
         "lesson",
         high=200,
@@ -692,7 +692,10 @@ _LESSON_ROWS = (
         },
         "odyssey",
         N_("Sentence"),
-        N_("Seed 001's two sentences, or one of your own (then type it in the field below)."),
+        N_(
+            "The two sentences of Nugues' chapter 15, or one of your own (then type it in the "
+            "field below)."
+        ),
         scope="lesson",
         widget="radio",  # a select box invites typing, which only filters its choices
         page="10_Real_sentences",
@@ -713,7 +716,7 @@ _LESSON_ROWS = (
         "compare",
         "text",
         "ship",
-        N_("Word in both of seed 001's sentences"),
+        N_("Word in both of Nugues' sentences"),
         N_("A token of the model found in both sentences."),
         "lesson",
         high=30,

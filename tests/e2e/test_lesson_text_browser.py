@@ -28,7 +28,7 @@ def captions(page) -> list[str]:
 
 def test_page_5_names_the_normalisation_chosen_in_the_sidebar(server, page):
     screen.open_page(page, expected.link(server, "Causal_mask"))
-    assert "“Seed 000” to “seed 004” name the five notebooks" in captions(page)[0]
+    assert "“The book” is Sebastian Raschka's Build a Large Language Model" in captions(page)[0]
     settings = expected.settings_of(page.url)
     assert "−∞, then softmax" in screen.chart_titles(page)
     # The row-sum pitfall states the row's sum, checked against the core.

@@ -394,7 +394,7 @@ def test_lesson_prose_states_what_the_numbers_show():
         at.session_state[key] = True  # open the two sections (their text only; no widget)
     at.run()
     text = _page_text(at)
-    assert "seed 002's module builds nn.Dropout(0.3) and takes no rate at all" in text
+    assert "others build nn.Dropout(0.3) and take no rate at all" in text
     assert "With softmax after it, as here, e⁰ = 1" in text
 
 
@@ -614,12 +614,16 @@ def test_page_2_says_which_tables_its_factor_multiplies(scale):
 
 
 @pytest.mark.parametrize(("key", "lesson"), [("1_Embeddings", True), (HOME, False)])
-def test_a_lesson_says_what_its_seeds_are(key, lesson):
-    # A review: pages 1 and 5 cite "seed 001" and "Seed 002" without saying what they are.
+def test_a_lesson_names_its_sources(key, lesson):
+    # A review: pages 1 and 5 cited "seed 001" and "Seed 002", names a learner cannot know; the
+    # lessons now cite the book and Nugues, and each lesson's header says what they are.
     at = open_page(key)
     header = at.caption[0].value
     assert header.startswith("Uses ")
-    assert header.endswith("name the five notebooks these lessons were written from.") == lesson
+    assert (
+        header.endswith("chapter 15 of Pierre Nugues' *Python for Natural Language Processing*.")
+        == lesson
+    )
 
 
 def test_a_wrong_row_sum_is_never_printed_as_1():

@@ -16,9 +16,13 @@ from ui.blocks import class_panel, sentences
 from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
-# The lessons cite the notebooks the app grew from as "seed 000" to "seed 004" (a review: a
-# learner cannot know what they are).
-SEEDS_NOTE = N_("“Seed 000” to “seed 004” name the five notebooks these lessons were written from.")
+# The lessons cite their two sources as "the book" and "Nugues' chapter 15"; a learner knows
+# them by title and author (never by the names of the notebooks the app grew from).
+SOURCES_NOTE = N_(
+    "“The book” is Sebastian Raschka's *Build a Large Language Model (From Scratch)*, whose "
+    "chapter 3 these lessons follow; “Nugues” is chapter 15 of Pierre Nugues' *Python for "
+    "Natural Language Processing*."
+)
 
 
 def show_header(
@@ -56,8 +60,8 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     uses = _("Uses {uses}.").format(uses=_(page.info.uses))
     if page.info.ignores:
         uses += " " + _("Ignores {ignores}.").format(ignores=_(page.info.ignores))
-    if title[:1].isdigit():  # a lesson: its text cites the notebooks by number
-        uses += " " + _(SEEDS_NOTE)
+    if title[:1].isdigit():  # a lesson: its text cites the book and Nugues' chapter 15
+        uses += " " + _(SOURCES_NOTE)
     st.caption(uses)
     slot = st.container()
     if intro and not page.present:

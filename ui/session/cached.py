@@ -33,7 +33,7 @@ from translation import N_, _
 # A cache decorator's spinner text is fixed at import, in no learner's language: the page that
 # calls the function shows these with st.spinner(_(...)) itself.
 GLOVE_SENTENCE_SPINNER = N_("Reading the GloVe vectors (first visit only)…")
-SEED001_SPINNER = N_("Recomputing seed 001's numbers…")
+SEED001_SPINNER = N_("Recomputing the numbers of Nugues' chapter 15…")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -144,7 +144,10 @@ PAGES = (
         ":material/dictionary:",
         "🚢",
         N_("real GloVe vectors of the words you type, and the number of decimals"),
-        N_("the matrix and the sidebar's weights, scaling, mask and dropout (seed 001 uses none)"),
+        N_(
+            "the matrix and the sidebar's weights, scaling, mask and dropout (Nugues' chapter 15 "
+            "uses none)"
+        ),
         words=True,
     ),
     PageInfo(
