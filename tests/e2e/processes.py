@@ -83,16 +83,21 @@ def tool(name: str) -> str | None:
 
 
 def start_serve(
-    run_dir: Path, workers: int, env: dict[str, str] | None = None
+    run_dir: Path,
+    workers: int,
+    env: dict[str, str] | None = None,
+    address: str = "127.0.0.1",
 ) -> tuple[subprocess.Popen, int, list[int]]:
-    """``deploy/serve.sh --workers N`` on free loopback ports (nginx's, the workers', and
-    Redis's after them), its configs and logs in ``run_dir``, ``env`` added to the
-    environment its workers inherit; returns once it is ready."""
+    """``deploy/serve.sh --workers N`` on free ports (nginx's on ``address``: ``0.0.0.0`` for
+    a class that joins by the machine's network address; the workers' and Redis's on
+    loopback after it), its configs and logs in ``run_dir``, ``env`` added to the environment
+    its workers inherit; returns once it is ready."""
     port, *worker_ports = free_ports(workers + 2)
     worker_ports = worker_ports[:workers]
     log = (run_dir.parent / "serve.log").open("w")
     command = ["bash", str(SERVE), "--workers", str(workers), "--port", str(port)]
     command += ["--first-worker-port", str(worker_ports[0]), "--run-dir", str(run_dir)]
+    command += ["--address", address]
     process = subprocess.Popen(
         command,
         cwd=ROOT,
