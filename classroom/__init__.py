@@ -11,6 +11,7 @@ from classroom.classes import (
     ClassState,
     ClassUnavailableError,
     NoSuchClassError,
+    NotLeaderError,
     NotTeacherError,
     RefusedError,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "Classroom",
     "MemoryStore",
     "NoSuchClassError",
+    "NotLeaderError",
     "NotTeacherError",
     "RefusedError",
     "open_store",

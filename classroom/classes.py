@@ -36,6 +36,10 @@ class NotTeacherError(ClassError):
     """A change asked without the class's teacher key."""
 
 
+class NotLeaderError(ClassError):
+    """A change from a teacher's session that no longer leads (another took the lead)."""
+
+
 class RefusedError(ClassError):
     """A value that cannot be a class's (a code, a question, a choice), named."""
 
@@ -55,6 +59,7 @@ class ClassState:
     question: str  # the open question's id, "" when none is open
     choices: int
     revealed: bool
+    leader: str = ""  # the token of the one session that leads now
 
 
 class Classroom:
@@ -79,12 +84,13 @@ class Classroom:
             ended = _("this class has ended (classes end after 4 idle hours)")
             raise NoSuchClassError(ended) from error
 
-    def start(self, page: str, link: str) -> tuple[str, str]:
-        """A new class showing ``page`` with ``link``; returns its code and teacher key."""
+    def start(self, page: str, link: str, leader: str = "") -> tuple[str, str]:
+        """A new class showing ``page`` with ``link``, led by the session whose token is
+        ``leader``; returns its code and teacher key."""
         _check_view(page, link)
         key = codes.new_key()
         fields = {"teacher": codes.key_digest(key), "version": "1", "page": page, "link": link}
-        fields |= {"question": "", "choices": "0", "revealed": "0"}
+        fields |= {"question": "", "choices": "0", "revealed": "0", "leader": leader}
         for _attempt in range(20):  # 23⁶ codes: a collision is rare, twenty in a row impossible
             code = codes.new_code()
             if self._do(lambda code=code: self._store.create(code, fields)):
@@ -118,6 +124,7 @@ class Classroom:
             question=fields.get("question", ""),
             choices=int(fields.get("choices", "0")),
             revealed=fields.get("revealed") == "1",
+            leader=fields.get("leader", ""),
         )
         if len(self._recent) > 1000:
             self._recent.clear()
@@ -140,11 +147,36 @@ class Classroom:
                 )
             )
 
-    def lead(self, code: str, key: str, page: str, link: str) -> int:
-        """Show ``page`` with ``link`` on every follower; returns the class's new version."""
+    def lead(self, code: str, key: str, page: str, link: str, leader: str | None = None) -> int:
+        """Show ``page`` with ``link`` on every follower; returns the class's new version.
+        With ``leader``, only while that session leads (checked and written at once): a tab
+        that another took the lead from changes nothing."""
         _check_view(page, link)
         self.check_key(code, key)
-        return self._do(lambda: self._store.write(code, {"page": page, "link": link}, bump=True))
+        view = {"page": page, "link": link}
+        if leader is None:
+            return self._do(lambda: self._store.write(code, view, bump=True))
+        version = self._do(lambda: self._store.write_if(code, "leader", leader, view, bump=True))
+        if version is None:
+            raise NotLeaderError(
+                _("another tab or device leads class {code} now").format(code=code)
+            )
+        return version
+
+    def take_lead(self, code: str, key: str, leader: str) -> ClassState:
+        """The session whose token is ``leader`` leads ``code`` from now on (every other
+        session of the key's holders stops leading); returns the class."""
+        self.check_key(code, key)
+        self._do(lambda: self._store.write(code, {"leader": leader}))
+        return self.state(code)
+
+    def end(self, code: str, key: str) -> None:
+        """End the class ``code``: every key of it leaves the store, and its learners, who
+        find it gone, are detached."""
+        self.check_key(code, key)
+        code = _code(code)
+        self._do(lambda: self._store.delete(code))
+        self._recent.pop(code, None)
 
     def ask(self, code: str, key: str, question: str, choices: int) -> int:
         """Open ``question`` (with ``choices`` options) for the class; its answer hidden."""

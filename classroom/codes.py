@@ -33,6 +33,12 @@ def read_code(text: str) -> str:
             )
         )
     code = "".join(ch for ch in text.upper() if ch not in " -")
+    if not code:  # an empty box (a browser drops a paste longer than the box allows)
+        raise BadCodeError(
+            _("a class code has {CODE_LENGTH} characters, and none was given").format(
+                CODE_LENGTH=CODE_LENGTH
+            )
+        )
     if len(code) != CODE_LENGTH:
         raise BadCodeError(
             _("a class code has {CODE_LENGTH} characters, not {count}").format(
@@ -63,6 +69,12 @@ def key_digest(key: str) -> str:
 def key_matches(key: str, digest: str) -> bool:
     """True when ``key`` is the key whose digest is ``digest`` (in constant time)."""
     return bool(digest) and hmac.compare_digest(key_digest(key), digest)
+
+
+def new_leader_token() -> str:
+    """A random token for the one session that leads a class now (not a secret: it only says
+    which of the key holders' sessions leads)."""
+    return secrets.token_hex(LEARNER_BYTES)
 
 
 def new_learner_id() -> str:

@@ -11,8 +11,9 @@ of each run (:meth:`Push.shows`); how a session is made to run again is the call
 "still following" for each of them every ``seen_every`` seconds (the teacher's count).
 
 A class's status is its version, or ``LOST`` while the store cannot be reached, or ``ENDED``
-once it has expired: a change of any of them is news for its followers (the banner says the
-link is lost; following resumes; the class has ended).
+once it has ended or expired: a change of any of them is news for its followers (the banner
+says the link is lost; following resumes; the class has ended). The sessions that explore on
+their own are held too, for the news that concerns them: lost, back, ended (not a version).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class _Follower:
     learner: str = ""  # its random id in the class (for "still following")
     pushed: Status | None = None  # what it was last asked to show (asked once per status)
     seen: bool = False  # said "still following" at least once (a newcomer is said at once)
+    following: bool = True  # False: it explores, and only a change of _kind is news for it
 
 
 class Push:
@@ -66,19 +68,23 @@ class Push:
         self._wake = threading.Event()
         self._stopped = False
 
-    def shows(self, session_id: str, code: str, status: Status, learner: str = "") -> None:
-        """Session ``session_id`` (learner id ``learner``) follows ``code`` and has just shown
-        ``status``."""
+    def shows(
+        self, session_id: str, code: str, status: Status, learner: str = "", following=True
+    ) -> None:
+        """Session ``session_id`` (learner id ``learner``) is in ``code``, following it or
+        exploring, and has just shown ``status``."""
         with self._lock:
             old = self._followers.get(session_id)
             seen = old is not None and old.code == code and old.seen
-            self._followers[session_id] = _Follower(code, status, learner, seen=seen)
+            self._followers[session_id] = _Follower(
+                code, status, learner, seen=seen, following=following
+            )
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, name="class-push", daemon=True)
                 self._thread.start()
 
     def forget(self, session_id: str) -> None:
-        """Session ``session_id`` follows no class now (it explores, teaches or left)."""
+        """Session ``session_id`` is in no class now (it teaches or left)."""
         with self._lock:
             self._followers.pop(session_id, None)
 
@@ -93,7 +99,12 @@ class Push:
     def following(self) -> dict[str, str]:
         """Each following session's class code (a copy)."""
         with self._lock:
-            return {sid: f.code for sid, f in self._followers.items()}
+            return {sid: f.code for sid, f in self._followers.items() if f.following}
+
+    def exploring(self) -> dict[str, str]:
+        """Each exploring session's class code (a copy)."""
+        with self._lock:
+            return {sid: f.code for sid, f in self._followers.items() if not f.following}
 
     def status(self, code: str) -> Status:
         """``code``'s status as the store has it now."""
@@ -116,12 +127,12 @@ class Push:
             behind = [
                 (sid, f)
                 for sid, f in self._followers.items()
-                if statuses.get(f.code, f.shows) not in (f.shows, f.pushed)
+                if _news(f, statuses.get(f.code, f.shows))
             ]
-            for sid, follower in behind:
+            for _sid, follower in behind:
+                # Held until its run says it left (an ended class): a rerun that could not
+                # start is asked again.
                 follower.pushed = statuses[follower.code]
-                if statuses[follower.code] == ENDED:
-                    self._followers.pop(sid, None)
         for sid, _ in behind:
             if self._rerun(sid):
                 woken.append(sid)
@@ -141,7 +152,10 @@ class Push:
             pending = [
                 f
                 for f in self._followers.values()
-                if f.learner and (due or not f.seen) and isinstance(statuses.get(f.code), int)
+                if f.learner
+                and f.following
+                and (due or not f.seen)
+                and isinstance(statuses.get(f.code), int)
             ]
             for follower in pending:
                 follower.seen = True
@@ -167,3 +181,15 @@ class Push:
                 self.tick()
             except Exception:  # the thread must outlive any one look; the fragment is the fallback
                 _LOG.exception("class push: a look failed")
+
+
+def _news(follower: _Follower, status: Status) -> bool:
+    """Whether ``status`` is news ``follower`` has neither shown nor been asked to show."""
+    if follower.following:
+        return status not in (follower.shows, follower.pushed)
+    return _kind(status) not in (_kind(follower.shows), _kind(follower.pushed))
+
+
+def _kind(status: Status | None) -> str | None:
+    """A status as an explorer sees it: the class is there (any version), lost or ended."""
+    return "live" if isinstance(status, int) else status

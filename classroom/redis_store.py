@@ -2,7 +2,9 @@
 
 Keys of class ``K7RM3Q``: ``class:K7RM3Q`` (a hash of its fields), ``class:K7RM3Q:seen`` (a
 sorted set: learner id → last seen) and ``class:K7RM3Q:answers:<question>`` (a hash: learner
-id → choice). Each write refreshes every key's expiry to ``IDLE_SECONDS``.
+id → choice). Each write refreshes every key's expiry to ``IDLE_SECONDS``. A conditional write
+and a learner's "seen" are Lua scripts: checked and done at once, so that neither writes to a
+class ended (deleted) meanwhile, which would leave a key of it behind.
 """
 
 from __future__ import annotations
@@ -12,6 +14,27 @@ import redis
 from classroom.store import IDLE_SECONDS, StoreDownError
 
 TIMEOUT = 0.5  # seconds: a stopped Redis must not hold up a page
+NO_CLASS, NOT_EXPECTED = -2, -1  # what the scripts return instead of a count or a version
+
+# KEYS: the class's hash, its seen set. ARGV: field, expected value, bump (0 or 1), expiry,
+# then the fields to set as name, value pairs.
+_WRITE_IF = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
+if (redis.call('HGET', KEYS[1], ARGV[1]) or '') ~= ARGV[2] then return -1 end
+for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+local version = redis.call('HINCRBY', KEYS[1], 'version', tonumber(ARGV[3]))
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[4])) end
+return version
+"""
+# KEYS: the class's hash, its seen set. ARGV: member, now, since, expiry.
+_SEEN = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3])
+local count = redis.call('ZCARD', KEYS[2])
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[4])) end
+return count
+"""
 
 
 class RedisStore:
@@ -25,6 +48,8 @@ class RedisStore:
             socket_connect_timeout=TIMEOUT,
             retry_on_timeout=False,
         )
+        self._write_if = self._redis.register_script(_WRITE_IF)
+        self._seen = self._redis.register_script(_SEEN)
 
     def _call(self, work):
         try:
@@ -70,18 +95,29 @@ class RedisStore:
 
         return self._call(work)
 
-    def seen(self, code: str, member: str, now: float, since: float) -> int:
-        _, seen = self._keys(code)
+    def write_if(
+        self, code: str, name: str, expected: str, fields: dict[str, str], bump: bool = False
+    ) -> int | None:
+        pairs = [item for pair in fields.items() for item in pair]
+        args = [name, expected, 1 if bump else 0, IDLE_SECONDS, *pairs]
+        found = int(self._call(lambda r: self._write_if(keys=self._keys(code), args=args)))
+        if found == NO_CLASS:
+            raise KeyError(code)  # as the memory store does: the class ended meanwhile
+        return None if found == NOT_EXPECTED else found
 
+    def delete(self, code: str) -> None:
         def work(r):
-            pipe = r.pipeline()
-            pipe.zadd(seen, {member: now})
-            pipe.zremrangebyscore(seen, "-inf", f"({since}")
-            pipe.zcard(seen)
-            self._refresh(pipe, code)
-            return int(pipe.execute()[2])
+            keys = [*self._keys(code), *r.scan_iter(match=f"class:{code}:*", count=1000)]
+            r.delete(*keys)
 
-        return self._call(work)
+        self._call(work)
+
+    def seen(self, code: str, member: str, now: float, since: float) -> int:
+        args = [member, repr(now), repr(since), IDLE_SECONDS]
+        count = int(self._call(lambda r: self._seen(keys=self._keys(code), args=args)))
+        if count == NO_CLASS:
+            raise KeyError(code)
+        return count
 
     def count_seen(self, code: str, since: float) -> int:
         return int(self._call(lambda r: r.zcount(self._keys(code)[1], since, "+inf")))

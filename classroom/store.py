@@ -33,6 +33,15 @@ class ClassStore(Protocol):
     def write(self, code: str, fields: dict[str, str], bump: bool = False) -> int:
         """Set ``fields``; with ``bump`` add 1 to its ``version``. Returns the version."""
 
+    def write_if(
+        self, code: str, name: str, expected: str, fields: dict[str, str], bump: bool = False
+    ) -> int | None:
+        """:meth:`write`, done only while the field ``name`` is ``expected`` (checked and written
+        at once); None, and nothing written, when it is not."""
+
+    def delete(self, code: str) -> None:
+        """Forget the class ``code``: every key of it, its learners and answers included."""
+
     def seen(self, code: str, member: str, now: float, since: float) -> int:
         """Note ``member`` seen at ``now``; forget those last seen before ``since``; returns
         how many members remain."""
@@ -100,6 +109,22 @@ class MemoryStore:
             version = int(found.fields.get("version", "0")) + (1 if bump else 0)
             found.fields["version"] = str(version)
             return version
+
+    def write_if(
+        self, code: str, name: str, expected: str, fields: dict[str, str], bump: bool = False
+    ) -> int | None:
+        with self._lock:  # checked and written under one hold of the lock
+            found = self._touched(code)
+            if found.fields.get(name) != expected:
+                return None
+            found.fields.update(fields)
+            version = int(found.fields.get("version", "0")) + (1 if bump else 0)
+            found.fields["version"] = str(version)
+            return version
+
+    def delete(self, code: str) -> None:
+        with self._lock:
+            self._classes.pop(code, None)
 
     def seen(self, code: str, member: str, now: float, since: float) -> int:
         with self._lock:

@@ -23,6 +23,7 @@ from classroom import (
     ClassUnavailableError,
     MemoryStore,
     NoSuchClassError,
+    NotLeaderError,
     NotTeacherError,
     RefusedError,
     read_code,
@@ -107,6 +108,9 @@ def test_codes_are_six_characters_without_look_alikes_and_read_as_typed():
         ("K0RM3Q", "are not among them"),
         ("<scr>!", "are not among them"),
         ("x" * 41, "this text has 41"),
+        ("A" * 2000, "this text has 2000"),
+        ("", "6 characters, and none was given"),  # what a browser sends after a paste it dropped
+        (" - ", "6 characters, and none was given"),
     ]:
         with pytest.raises(BadCodeError, match=re.escape(words)):
             read_code(bad)
@@ -135,7 +139,16 @@ def test_the_store_keeps_no_key_and_no_personal_data(made):
     store = room._store
     fields = store.read(code)
     assert key not in " ".join(fields.values())
-    assert set(fields) == {"teacher", "version", "page", "link", "question", "choices", "revealed"}
+    assert set(fields) == {
+        "teacher",
+        "version",
+        "page",
+        "link",
+        "question",
+        "choices",
+        "revealed",
+        "leader",  # a random token of the leading session: no key, nothing personal
+    }
     with pytest.raises(RefusedError, match="16 hexadecimal digits"):
         room.follow(code, "Alice Smith")
 
@@ -183,6 +196,75 @@ def test_one_answer_per_learner_and_counts_survive_a_new_worker(made):
     room.close_question(code, key)
     assert made().state(code).question == ""
     assert room.tally(code, "scaling_variance") == []
+
+
+def test_one_session_leads_at_a_time_and_taking_the_lead_needs_the_key(made):
+    """The tab that started the class leads; another session with the key takes the lead,
+    after which the first one's changes are refused and the class keeps the second's."""
+    room = made()
+    code, key = room.start("streamlit_app", LINK, leader="first")
+    assert room.state(code).leader == "first"
+    assert room.lead(code, key, "4_Scaling", "d_out=5", leader="first") == 2
+    with pytest.raises(NotTeacherError):
+        room.take_lead(code, "x" * 32, "forger")
+    assert room.state(code).leader == "first"
+    taken = room.take_lead(code, key, "second")
+    assert taken.leader == "second" and taken.version == 2  # taking the lead is no new view
+    with pytest.raises(NotLeaderError, match=f"another tab or device leads class {code} now"):
+        room.lead(code, key, "streamlit_app", "d_out=2", leader="first")
+    assert (room.state(code).page, room.state(code).link) == ("4_Scaling", "d_out=5")
+    assert room.lead(code, key, "0_Flow", "d_out=6", leader="second") == 3
+    room.take_lead(code, key, "first")  # "lead from here again"
+    assert made().lead(code, key, "0_Flow", "d_out=7", leader="first") == 4  # another worker
+    with pytest.raises(NotLeaderError):
+        room.lead(code, key, "0_Flow", "d_out=8", leader="second")
+    assert room.state(code).link == "d_out=7"
+
+
+def test_ending_a_class_deletes_it_and_needs_the_key(made):
+    room = made()
+    code, key = room.start("4_Scaling", LINK, leader="t")
+    room.ask(code, key, "scaling_variance", 4)
+    learner = new_learner_id()
+    room.answer(code, learner, "scaling_variance", 2)
+    with pytest.raises(NotTeacherError):
+        room.end(code, key[:-1] + ("A" if key[-1] != "A" else "B"))
+    assert room.state(code).question == "scaling_variance"
+    room.end(code, key)
+    assert room._store.read(code) is None
+    for look in (lambda: room.state(code), lambda: made().state(code, max_age=60)):
+        with pytest.raises(NoSuchClassError):
+            look()
+    with pytest.raises(NoSuchClassError):
+        room.follow(code, learner)  # a learner's "still following" does not revive it
+    with pytest.raises(NoSuchClassError):
+        room.lead(code, key, "4_Scaling", "d_out=4", leader="t")
+    with pytest.raises(NoSuchClassError):
+        room.end(code, key)
+
+
+def test_ending_leaves_no_redis_key_behind(redis_server):
+    import redis
+
+    from classroom.redis_store import RedisStore
+
+    room = Classroom(RedisStore(redis_server.url))
+    client = redis.Redis.from_url(redis_server.url)
+    code, key = room.start("4_Scaling", LINK, leader="t")
+    kept, _ = room.start("4_Scaling", LINK)  # another class: untouched
+    for question in ("scaling_variance", "causal_first"):
+        room.ask(code, key, question, 4)
+        room.answer(code, new_learner_id(), question, 1)
+    assert len(client.keys(f"class:{code}*")) == 4
+    room.end(code, key)
+    assert client.keys(f"class:{code}*") == []
+    assert room._store.write_if(kept, "leader", "", {"page": "0_Flow"}) == 1
+    assert client.exists(f"class:{kept}")
+    with pytest.raises(KeyError):  # a conditional write or a "seen" never recreates a key
+        room._store.write_if(code, "leader", "t", {"page": "0_Flow"})
+    with pytest.raises(KeyError):
+        room._store.seen(code, new_learner_id(), time.time(), 0.0)
+    assert client.keys(f"class:{code}*") == []
 
 
 def test_two_classes_never_mix(made):

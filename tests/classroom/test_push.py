@@ -111,7 +111,7 @@ def test_a_lost_store_and_its_return_each_wake_the_followers_once():
     assert h.push.tick() == ["a"]  # following resumes without a reload
 
 
-def test_a_closed_session_is_forgotten_and_an_ended_class_dropped():
+def test_a_closed_session_is_forgotten_and_an_ended_class_dropped_once_its_run_left_it():
     h = hall(gone=("closed",))
     h.push.shows("closed", h.code, 1)
     h.push.shows("a", h.code, 1)
@@ -122,7 +122,39 @@ def test_a_closed_session_is_forgotten_and_an_ended_class_dropped():
     assert h.push.status(h.code) == ENDED
     h.push.shows("a", h.code, 2)
     assert h.push.tick() == ["a"]
+    assert h.push.tick() == []  # asked once
+    h.push.forget("a")  # its run found the class gone and left it
     assert h.push.following() == {}
+
+
+def test_an_ended_class_reaches_a_session_whose_own_run_was_under_way():
+    """The end must not be lost because the rerun could not start: the session is held until
+    its own run leaves the class (before, it was dropped at once, and stayed "following")."""
+    h = hall()
+    h.push.shows("a", h.code, 1)
+    h.room.end(h.code, h.key)
+    assert h.push.tick() == ["a"]
+    h.push.retry("a")  # a run of its own was under way, begun before the end
+    h.push.shows("a", h.code, 1)  # and it finished showing the class still
+    assert h.push.tick() == ["a"]
+
+
+def test_an_explorer_hears_of_a_lost_store_its_return_and_the_end_but_not_of_a_new_view():
+    h = hall()
+    h.push.shows("x", h.code, 1, LEARNER, following=False)
+    h.lead()
+    assert h.push.tick() == []  # the teacher's new view is not the explorer's news
+    assert h.push.exploring() == {"x": h.code} and h.push.following() == {}
+    h.store.down = True
+    assert h.push.tick() == ["x"]
+    h.push.shows("x", h.code, LOST, LEARNER, following=False)
+    assert h.push.tick() == []
+    h.store.down = False
+    assert h.push.tick() == ["x"]  # its banner must stop saying the link is lost
+    h.push.shows("x", h.code, 1, LEARNER, following=False)
+    h.room.end(h.code, h.key)
+    assert h.push.tick() == ["x"]
+    assert h.room.following(h.code) == 0  # an explorer was never counted as following
 
 
 def test_followers_are_counted_at_once_then_every_few_seconds():

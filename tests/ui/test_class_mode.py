@@ -5,8 +5,17 @@ the teacher's settings (the browser test, tests/e2e/test_class_browser.py, cover
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
-from tests.ui.apptest import alerts, assert_clean, open_page, shown_settings, url_params
+from classroom.store import IDLE_SECONDS, StoreDownError
+from tests.ui.apptest import (
+    alerts,
+    assert_clean,
+    open_page,
+    shown_settings,
+    shown_texts,
+    url_params,
+)
 from ui.session import class_mode
 from ui.session.class_mode import classroom
 
@@ -65,3 +74,162 @@ def test_a_teachers_page_this_app_does_not_have_keeps_the_learner_following_its_
     assert shown_settings(at)["d_out"] == 4
     assert at.session_state[class_mode.MEMBERSHIP].following
     assert any("Following the teacher" in body for _, _, body in alerts(at))
+
+
+# --- the teacher stays the teacher; the class ends cleanly (issue 51) -------------------------
+
+
+def teach(at: AppTest) -> tuple[str, str]:
+    """*Class → Teach a class* in session ``at``; its class code and teacher key. (A dialog's
+    button is read only in the run that opens the dialog: both are clicked for one run.)"""
+    at.button(key="class_menu").click().run()
+    at.button(key="class_menu").click()
+    at.button(key="class_start").click().run()
+    assert_clean(at)
+    member = at.session_state[class_mode.MEMBERSHIP]
+    assert member.teaching and not member.superseded
+    return member.code, member.teacher_key
+
+
+def end_the_class(at: AppTest) -> AppTest:
+    at.button(key="class_menu").click().run()
+    at.button(key="class_menu").click()
+    return at.button(key="class_end").click().run()
+
+
+def cookie_scripts(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html") if "data-class-cookie" in h.proto.body]
+
+
+def said(at: AppTest, words: str) -> list[str]:
+    return [body for _, _, body in alerts(at) if words in body]
+
+
+def set_d_out(at: AppTest, value: int) -> AppTest:
+    at.slider(key="d_out").set_value(value).run()
+    assert_clean(at)
+    assert shown_settings(at)["d_out"] == value
+    return at
+
+
+@pytest.fixture
+def cookies(monkeypatch) -> dict[str, str]:
+    """The cookies the next sessions' browser sends (AppTest's sessions have none)."""
+    jar: dict[str, str] = {}
+    monkeypatch.setattr(class_mode, "browser_cookies", lambda: jar)
+    return jar
+
+
+def test_the_teachers_key_goes_into_a_cookie_of_their_browser_and_nowhere_else():
+    teacher = open_page(params={"d_out": "3"})
+    code, key = teach(teacher)
+    (script,) = cookie_scripts(teacher)
+    name = f"attention_teacher_{code}"
+    assert f'"{name}": ["{key}", {IDLE_SECONDS}]' in script
+    assert "SameSite=Strict" in script and '"path": "/"' in script
+    assert not any(key in text for text in shown_texts(teacher))
+    assert key not in str(url_params(teacher))
+    learner = open_page(params={"class": code})
+    assert said(learner, "Following the teacher")
+    assert cookie_scripts(learner) == []
+    assert not any(key in h.proto.body for h in learner.get("html"))
+
+
+def test_a_reload_in_the_teachers_browser_leads_and_the_old_tab_stops_leading(cookies):
+    first = open_page(params={"d_out": "3"})
+    code, key = teach(first)
+    room = classroom()
+    cookies[f"attention_teacher_{code}"] = key
+    second = open_page(params={"class": code, "d_out": "3"})  # a reload, or a new tab
+    assert_clean(second)
+    assert said(second, f"**Teaching class `{code}`**")
+    assert not said(second, "Following the teacher")
+    assert room.state(code).leader == second.session_state[class_mode.MEMBERSHIP].leader
+    first.run()
+    assert said(first, f"**Another tab or device leads class `{code}` now.**")
+    set_d_out(first, 5)  # a change in the tab that no longer leads
+    assert "d_out=5" not in room.state(code).link
+    set_d_out(second, 6)
+    assert "d_out=6" in room.state(code).link
+    first.button(key="class_lead_again").click().run()  # with its own key, none typed
+    assert_clean(first)
+    assert said(first, f"**Teaching class `{code}`**")
+    assert "d_out=5" in room.state(code).link  # what this tab shows, published
+    second.run()
+    assert said(second, "Another tab or device leads class")
+    set_d_out(second, 2)
+    assert "d_out=5" in room.state(code).link
+
+
+def test_a_cookie_with_a_wrong_or_malformed_key_only_joins(cookies):
+    code, _key = classroom().start("streamlit_app", "d_out=4", leader="t")
+    for value in ("A" * 32, "<script>alert(1)</script>", "x" * 500):
+        cookies[f"attention_teacher_{code}"] = value
+        at = open_page(params={"class": code})
+        assert_clean(at)
+        assert said(at, "Following the teacher"), value
+        assert not at.session_state[class_mode.MEMBERSHIP].teaching
+        assert classroom().state(code).leader == "t"
+        assert class_mode.KEY_TEXT.fullmatch(value) is None or value == "A" * 32
+
+
+def test_ending_the_class_deletes_it_and_detaches_followers_and_explorers():
+    teacher = open_page(params={"d_out": "3"})
+    code, _key = teach(teacher)
+    follower = open_page(params={"class": code})
+    explorer = open_page(params={"class": code})
+    explorer.button(key="class_explore").click().run()
+    assert said(explorer, "Exploring on your own")
+    assert code in class_mode.push().exploring().values()  # held for the news of the end
+    end_the_class(teacher)
+    assert_clean(teacher)
+    assert said(teacher, f"Class {code} has ended: every learner now works on their own.")
+    assert classroom()._store.read(code) is None
+    assert [f'"attention_teacher_{code}": ["", 0]' in s for s in cookie_scripts(teacher)] == [True]
+    assert "class" not in url_params(teacher)
+    for learner in (follower, explorer):
+        learner.run()  # what the worker's push asks of them
+        assert_clean(learner)
+        assert said(learner, f"Class {code} has ended: you keep working on your own.")
+        assert not said(learner, "Following the teacher") and not said(learner, "Exploring")
+        assert "class" not in url_params(learner)
+        assert class_mode.MEMBERSHIP not in learner.session_state or (
+            learner.session_state[class_mode.MEMBERSHIP] is None
+        )
+    assert code not in class_mode.push().exploring().values()
+
+
+def test_an_expired_class_ends_for_its_teacher_too(cookies):
+    code, key = classroom().start("streamlit_app", "d_out=4", leader="t")
+    cookies[f"attention_teacher_{code}"] = key
+    teacher = open_page(params={"class": code})
+    assert said(teacher, "Teaching class")
+    classroom()._store.delete(code)  # what 4 idle hours do
+    classroom()._recent.pop(code, None)  # a look 0.2 s later reads the store again
+    teacher.run()
+    assert_clean(teacher)
+    assert said(teacher, f"Class {code} has ended.")
+    assert [f'"attention_teacher_{code}": ["", 0]' in s for s in cookie_scripts(teacher)] == [True]
+
+
+def test_an_explorers_banner_says_it_explores_while_the_link_is_lost_and_after(monkeypatch):
+    """Fault 3 of issue 51: after the store returned, an explorer's banner still said "the
+    class link is lost… following resumes by itself"."""
+    code, _key = classroom().start("streamlit_app", "d_out=4")
+    learner = open_page(params={"class": code})
+    store = classroom()._store
+
+    def down(code):
+        raise StoreDownError("down")
+
+    monkeypatch.setattr(store, "read", down)
+    classroom()._recent.pop(code, None)  # a look 0.2 s later reads the store again
+    learner.run()
+    assert said(learner, "following resumes by itself")
+    learner.button(key="class_explore").click().run()
+    assert said(learner, "the class link is lost.** You are exploring on your own")
+    assert not said(learner, "following resumes")
+    monkeypatch.undo()
+    learner.run()
+    assert said(learner, "**Exploring on your own**")
+    assert not said(learner, "link is lost")

@@ -57,13 +57,14 @@ def _start_or_join(page_key: str, settings) -> None:
         class_mode.start(page_key, settings)
         st.rerun()
     with st.form("class_join", border=False):
-        code = st.text_input(_("Join a class: its code"), key="class_code", max_chars=40)
+        # No max_chars: a browser drops a paste longer than it, and the code read was "".
+        code = st.text_input(_("Join a class: its code"), key="class_code")
         if st.form_submit_button(_("Join")):
             class_mode.join(code)
             st.rerun()
     lead = st.expander(_("Lead a class you started in another tab"))
     with lead, st.form("class_take_over", border=False, clear_on_submit=True):
-        code = st.text_input(_("Class code"), key="class_lead_code", max_chars=40)
+        code = st.text_input(_("Class code"), key="class_lead_code")
         key = st.text_input(_("Teacher key"), key="class_lead_key", type="password", max_chars=100)
         if st.form_submit_button(_("Lead this class")):
             class_mode.take_over(code, key)
@@ -73,15 +74,20 @@ def _start_or_join(page_key: str, settings) -> None:
 def _teacher_menu(member: class_mode.Membership) -> None:
     link = class_mode.join_link(member.code)
     st.markdown(f"# {safe.md(member.code, 10)}")
-    st.image(_qr_png(link), caption=_("Scan to join"), width=280)
+    alt = _("QR code of the join link {link}").format(link=safe.plain(link, 200))
+    st.image(_qr_png(link), caption=_("Scan to join"), width=280, alt=alt)
     st.code(link, language=None, wrap_lines=True)
     if st.toggle(_("Show the teacher key (not on the projector)"), key="class_show_key"):
         st.caption(
             _("With it, another tab or device can lead this class (the Class button there).")
         )
         st.code(member.teacher_key, language=None)
-    if st.button(_("End the class here"), key="class_end"):
-        class_mode.leave()
+    if st.button(
+        _("End the class"),
+        key="class_end",
+        help=_("For everyone: each learner is told, and works on their own from then on."),
+    ):
+        class_mode.end_class()
         st.rerun()
 
 
@@ -95,6 +101,9 @@ def _qr_png(link: str) -> bytes:
 
 def show_class_bar(page: Page) -> None:
     """Under the title: the class's state for this session (nothing outside a class)."""
+    script = class_mode.cookie_script()
+    if script is not None:  # a leading teacher's own browser only: never a learner's
+        st.html(f"<script data-class-cookie>{script}</script>", unsafe_allow_javascript=True)
     text = class_mode.message()
     if text:  # the app's own sentence: a code it names has passed classroom.read_code
         st.warning(safe.shorten(text, 300), icon=":material/groups:")
@@ -109,8 +118,13 @@ def show_class_bar(page: Page) -> None:
 
 @st.fragment(run_every=COUNT_EVERY)
 def _teacher_bar(page: Page) -> None:
+    if class_mode.teacher_look():  # another tab took the lead, or the class ended
+        st.rerun(scope="app")
     member = class_mode.membership()
     if member is None or not member.teaching:
+        return
+    if member.superseded:
+        _superseded(member)
         return
     class_mode.flush()
     count = class_mode.following_count()
@@ -135,6 +149,23 @@ def _teacher_bar(page: Page) -> None:
     )
 
 
+def _superseded(member: class_mode.Membership) -> None:
+    """A teacher's tab that another tab or device took the lead from: it says so, and can
+    lead again with its own key."""
+    words, button = st.columns([1, 0.3], vertical_alignment="center")
+    with words:
+        st.warning(
+            _(
+                "**Another tab or device leads class {code} now.** What you change here stays here."
+            ).format(code=safe.md(member.code, 10)),
+            icon=":material/co_present:",
+        )
+    with button:
+        if st.button(_("Lead from here again"), key="class_lead_again", type="primary"):
+            class_mode.lead_again()
+            st.rerun(scope="app")
+
+
 def _learner_bar(page: Page) -> None:
     """The learner's banner (drawn by a whole run) and the look at the class that keeps it
     true (a timed fragment that draws nothing)."""
@@ -143,13 +174,18 @@ def _learner_bar(page: Page) -> None:
     words, button = st.columns([1, 0.3], vertical_alignment="center")
     with words:
         if member.lost:
-            st.error(
+            lost = (
                 _(
                     "**Class {code}: the class link is lost.** You are working on your own; "
                     "following resumes by itself when the class server is back."
-                ).format(code=code),
-                icon=":material/link_off:",
+                )
+                if member.following  # an explorer is promised nothing it did not ask for
+                else _(
+                    "**Class {code}: the class link is lost.** You are exploring on your own, "
+                    "as before."
+                )
             )
+            st.error(lost.format(code=code), icon=":material/link_off:")
         elif member.following:
             st.info(
                 _("**Following the teacher** (class {code}): this screen shows theirs.").format(

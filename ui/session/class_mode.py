@@ -1,7 +1,11 @@
 """Class mode in a session: whether it teaches or follows a class, and what it last showed.
 
 A teacher's session holds the class code and the secret teacher key (never in a link or on
-a page); every run it finishes publishes its page and settings to the class. A learner's
+a page); every run it finishes publishes its page and settings to the class. The teacher's
+browser keeps the key too, in a cookie of this app (``TEACHER_COOKIE``): a session that opens
+the class's link in that browser (a reload, a new tab, a page reconnected to another worker)
+leads again with no key typed. One session leads at a time: the class's ``leader`` field holds
+its random token, and a session that another took the lead from changes nothing. A learner's
 session holds the code, a random id and whether it follows. The worker's push
 (``classroom.push``: one thread per process reads each followed class five times a second)
 reruns a follower the moment its class holds a newer view, and the run's read phase
@@ -16,7 +20,9 @@ The class store (``classroom``) is one per process: in memory, or Redis when
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -32,10 +38,12 @@ from classroom import (
     ClassState,
     ClassUnavailableError,
     NoSuchClassError,
+    NotLeaderError,
     open_store,
 )
-from classroom.codes import new_learner_id
+from classroom.codes import BadCodeError, new_leader_token, new_learner_id, read_code
 from classroom.push import LOST, Push
+from classroom.store import IDLE_SECONDS
 from translation import _
 from ui.session import nav
 
@@ -48,6 +56,9 @@ PERSONAL = ("present", "lang")
 SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
 LOOK_AGE = 0.2  # a follower's look may use what another session of its worker read this recently
 PUSH_EVERY = 0.2  # seconds between the worker's reads of each followed class
+TEACHER_COOKIE = "attention_teacher_{code}"  # its value: the teacher key of class {code}
+ENDED_HERE = "_class_ended_here"  # codes of the classes this session ended: their cookie goes
+KEY_TEXT = re.compile(r"[A-Za-z0-9_-]{20,100}")  # a teacher key as codes.new_key writes it
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,8 @@ class Membership:
     lost: bool = False  # the class store could not be reached last time
     pending: tuple[str, str] = ("", "")  # a teacher's view the store missed
     just_led: bool = False  # this session's last whole run took the teacher's view
+    leader: str = ""  # a teacher's session: its token, the class's leader while it leads
+    superseded: bool = False  # a teacher's session another tab or device took the lead from
 
     @property
     def teaching(self) -> bool:
@@ -112,21 +125,21 @@ def _rerun_session(session_id: str, retry: Callable[[str], None]) -> bool:
 
 
 def _tell_push() -> None:
-    """At the end of a whole run: whether this session follows a class, and what it shows.
-    A session that never followed one is not even looked up."""
+    """At the end of a whole run: whether this session is a learner of a class (following
+    or exploring), and what it shows. A session that never was one is not even looked up."""
     member = membership()
-    following = member is not None and not member.teaching and member.following
-    if not following and not st.session_state.get(PUSHED):
+    learning = member is not None and not member.teaching
+    if not learning and not st.session_state.get(PUSHED):
         return
     context = get_script_run_ctx(suppress_warning=True)
     if context is None:
         return
-    st.session_state[PUSHED] = following
-    if not following:
+    st.session_state[PUSHED] = learning
+    if not learning:
         push().forget(context.session_id)
     else:
         shown = LOST if member.lost else member.applied
-        push().shows(context.session_id, member.code, shown, member.learner)
+        push().shows(context.session_id, member.code, shown, member.learner, member.following)
 
 
 def membership() -> Membership | None:
@@ -158,12 +171,14 @@ def view_link(settings: Settings) -> str:
 
 def start(page: str, settings: Settings) -> None:
     """Teach a class from this session (a button's callback)."""
+    leader = new_leader_token()
     try:
-        code, key = classroom().start(page, view_link(settings))
+        code, key = classroom().start(page, view_link(settings), leader)
     except ClassError as error:
         say(_("No class was started: {error}.").format(error=error))
         return
-    _set(Membership(code, teacher_key=key, view=(page, view_link(settings)), applied=1))
+    view = (page, view_link(settings))
+    _set(Membership(code, teacher_key=key, view=view, applied=1, leader=leader))
 
 
 def join(text: str) -> None:
@@ -178,14 +193,129 @@ def join(text: str) -> None:
 
 
 def take_over(code_text: str, key: str) -> None:
-    """Lead an existing class from this session, with its teacher key."""
+    """Lead an existing class from this session, with its teacher key (this browser keeps
+    it from now on: a reload here leads too)."""
+    leader = new_leader_token()
     try:
-        classroom().check_key(code_text, key)
-        current = classroom().state(code_text)
+        current = classroom().take_lead(code_text, key, leader)
     except ClassError as error:
         say(_("Could not lead that class: {error}.").format(error=error))
         return
-    _set(Membership(current.code, teacher_key=key, applied=0))
+    _set(Membership(current.code, teacher_key=key, applied=0, leader=leader))
+
+
+def lead_again() -> None:
+    """Lead from this session again, with its own key, after another took the lead."""
+    member = membership()
+    if member is None or not member.teaching:
+        return
+    leader = new_leader_token()
+    try:
+        classroom().take_lead(member.code, member.teacher_key, leader)
+    except NoSuchClassError:
+        _ended(member)
+        return
+    except ClassError as error:
+        say(_("Could not lead that class: {error}.").format(error=error))
+        return
+    # view ("", ""): the next whole run publishes what this tab shows.
+    _set(replace(member, leader=leader, superseded=False, view=("", ""), pending=("", "")))
+
+
+def _lead_from_cookie(code_text: str) -> bool:
+    """A fresh session opened on class ``code_text``'s link in the browser that keeps its
+    teacher key (a reload, a new tab, a worker restarted): it leads; True when it does."""
+    try:
+        code = read_code(code_text)
+    except BadCodeError:
+        return False
+    key = teacher_cookie(code)
+    if not key:
+        return False
+    leader = new_leader_token()
+    try:
+        current = classroom().take_lead(code, key, leader)
+    except ClassError:  # an old key, a class gone, the store down: the link joins as usual
+        return False
+    view = (current.page, current.link)
+    _set(Membership(code, teacher_key=key, view=view, applied=current.version, leader=leader))
+    return True
+
+
+def teacher_cookie(code: str) -> str:
+    """The teacher key of class ``code`` this browser keeps ("" when it keeps none). The
+    cookies are those the browser sent when this session connected."""
+    try:
+        value = browser_cookies().get(TEACHER_COOKIE.format(code=code), "")
+    except Exception:  # no browser (a bare run): no cookie
+        return ""
+    return value if isinstance(value, str) and KEY_TEXT.fullmatch(value) else ""
+
+
+def browser_cookies() -> Mapping[str, str]:
+    """The cookies this session's browser sent when it connected (AppTest has none: its
+    tests put their own here)."""
+    return st.context.cookies
+
+
+def cookie_script() -> str | None:
+    """The script that keeps this leading teacher's key in the browser (its expiry renewed
+    at each whole run), or that removes the cookie of a class this session ended; None when
+    there is nothing to keep or remove. The cookie goes to this app's pages only (its base
+    path), never with a request from another site (SameSite=Strict), and only over HTTPS
+    where the page came by it."""
+    member = membership()
+    wanted: dict[str, tuple[str, int]] = {
+        TEACHER_COOKIE.format(code=code): ("", 0) for code in st.session_state.get(ENDED_HERE, ())
+    }
+    if member is not None and member.teaching and KEY_TEXT.fullmatch(member.teacher_key):
+        wanted[TEACHER_COOKIE.format(code=member.code)] = (member.teacher_key, IDLE_SECONDS)
+    if not wanted:
+        return None
+    prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    path = f"/{prefix}" if prefix else "/"
+    # JSON, with "<" written \u003c: a value can close neither the string nor the script.
+    data = json.dumps({"path": path, "cookies": wanted}).replace("<", "\\u003c")
+    return (
+        f"(function () {{ const d = {data}; "
+        "const secure = location.protocol === 'https:' ? '; Secure' : ''; "
+        "for (const [name, [value, age]] of Object.entries(d.cookies)) { "
+        "document.cookie = name + '=' + value + '; Max-Age=' + age + '; Path=' + d.path + "
+        "'; SameSite=Strict' + secure; } })();"
+    )
+
+
+def end_class() -> None:
+    """End this teacher's class for everyone (a button's callback): its keys leave the store,
+    every learner is detached, and this browser forgets the key."""
+    member = membership()
+    if member is None or not member.teaching:
+        return
+    try:
+        classroom().end(member.code, member.teacher_key)
+    except NoSuchClassError:
+        pass  # it had ended (expired) already
+    except ClassError as error:
+        say(_("The class did not end: {error}.").format(error=error))
+        return
+    push().wake()  # this worker's learners: now, not at the next look
+    _forget_key(member.code)
+    leave()
+    say(_("Class {code} has ended: every learner now works on their own.").format(code=member.code))
+
+
+def _ended(member: Membership) -> None:
+    """The class of ``member`` ended (by its teacher, or after 4 idle hours): said, and left."""
+    if member.teaching:
+        _forget_key(member.code)
+        say(_("Class {code} has ended.").format(code=member.code))
+    else:
+        say(_("Class {code} has ended: you keep working on your own.").format(code=member.code))
+    leave()
+
+
+def _forget_key(code: str) -> None:
+    st.session_state[ENDED_HERE] = (*st.session_state.get(ENDED_HERE, ()), code)[-10:]
 
 
 def leave() -> None:
@@ -214,8 +344,9 @@ def url_params() -> dict[str, str]:
 
 
 def join_from_link(given: list[str]) -> None:
-    """A fresh session opened from a link with ``class=``: join that class."""
-    if given and membership() is None:
+    """A fresh session opened from a link with ``class=``: lead that class in the browser
+    that keeps its teacher key, else join it."""
+    if given and membership() is None and not _lead_from_cookie(given[-1]):
         join(given[-1])
 
 
@@ -234,9 +365,8 @@ def current_state(max_age: float = 0.0) -> ClassState | None:
     except ClassUnavailableError:
         _set(replace(member, lost=True))
         return None
-    except NoSuchClassError as error:
-        say(_("{error}. You keep working on your own.").format(error=error))
-        leave()
+    except NoSuchClassError:
+        _ended(member)
         return None
     except ClassError:
         return None
@@ -246,12 +376,13 @@ def current_state(max_age: float = 0.0) -> ClassState | None:
 
 
 def behind() -> ClassState | None:
-    """The class's state when it holds a view this following session does not show yet."""
+    """The class's state when it holds a view this following session does not show yet. An
+    exploring session looks too: whether the link is lost or back, or the class ended."""
     member = membership()
-    if member is None or member.teaching or not member.following:
+    if member is None or member.teaching:
         return None
     found = current_state(LOOK_AGE)
-    if found is None or found.version == member.applied:
+    if found is None or not member.following or found.version == member.applied:
         return None
     return found
 
@@ -303,17 +434,8 @@ def _publish_or_compare(page: str, settings: Settings) -> bool:
         return False
     view = (page, view_link(settings))
     if member.teaching:
-        if view != member.view:
-            try:
-                version = classroom().lead(member.code, member.teacher_key, *view)
-            except ClassUnavailableError:
-                _set(replace(member, lost=True, pending=view))
-                return False
-            except ClassError as error:
-                say(_("The class did not change: {error}.").format(error=error))
-                return False
-            _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
-            push().wake()  # this worker's followers: now, not at the next look
+        if view != member.view and not member.superseded:
+            _publish(member, view)
         return False
     if member.just_led:  # the teacher's view as this page settled it: what to compare with
         _set(replace(member, view=view, just_led=False))
@@ -332,16 +454,50 @@ def join_link(code: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, urlencode({CLASS_KEY: code}), ""))
 
 
+def _publish(member: Membership, view: tuple[str, str]) -> None:
+    """Publish ``view`` as ``member``'s class's view, if ``member`` still leads it: kept to
+    publish later when the store is down; the session told when another leads or the class
+    has ended."""
+    try:
+        version = classroom().lead(member.code, member.teacher_key, *view, leader=member.leader)
+    except ClassUnavailableError:
+        _set(replace(member, lost=True, pending=view))
+        return
+    except NotLeaderError:
+        _set(replace(member, superseded=True))
+        return
+    except NoSuchClassError:
+        _ended(member)
+        return
+    except ClassError as error:
+        say(_("The class did not change: {error}.").format(error=error))
+        return
+    _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
+    push().wake()  # this worker's followers: now, not at the next look
+
+
+def teacher_look() -> bool:
+    """A teacher's timed look: True when the page must be drawn again because this session
+    no longer leads (another tab or device took the lead) or the class has ended."""
+    member = membership()
+    if member is None or not member.teaching or member.superseded:
+        return False
+    found = current_state(LOOK_AGE)
+    if membership() is None:  # ended: current_state said so
+        return True
+    if found is not None and found.leader != member.leader:
+        _set(replace(membership(), superseded=True))
+        return True
+    return False
+
+
 def flush() -> None:
     """A teacher's view the store missed (it was down): published once it answers again."""
     member = membership()
     if member is None or not member.teaching or not member.lost or not member.pending[0]:
         return
-    try:
-        version = classroom().lead(member.code, member.teacher_key, *member.pending)
-    except ClassError:
-        return
-    _set(replace(member, view=member.pending, applied=version, lost=False, pending=("", "")))
+    if not member.superseded:
+        _publish(member, member.pending)
 
 
 def following_count() -> int | None:
@@ -376,12 +532,24 @@ def _teacher_does(work) -> None:
     if member is None or not member.teaching:
         say(_("Only the class's teacher can do that."))
         return
+    if member.superseded or not _leads(member):
+        _set(replace(membership(), superseded=True))
+        return
     try:
         work(classroom(), member)
     except ClassError as error:
         say(_("The class did not change: {error}.").format(error=error))
         return
     push().wake()
+
+
+def _leads(member: Membership) -> bool:
+    """Whether ``member`` leads its class now (True when the store cannot say: the change
+    then fails in its own words)."""
+    try:
+        return classroom().state(member.code).leader == member.leader
+    except ClassError:
+        return True
 
 
 def answer(question: str, widget_key: str) -> None:
