@@ -16,7 +16,7 @@ from tests.ui.apptest import (
     shown_texts,
     url_params,
 )
-from ui.session import class_mode
+from ui.session import class_mode, teacher_cookie
 from ui.session.class_mode import classroom
 
 HOSTILE = ("", "<img src=x onerror=alert(1)>", "**K7RM3Q**", "K0RM3Q", "x" * 500, "CCCCCC")
@@ -116,7 +116,7 @@ def set_d_out(at: AppTest, value: int) -> AppTest:
 def cookies(monkeypatch) -> dict[str, str]:
     """The cookies the next sessions' browser sends (AppTest's sessions have none)."""
     jar: dict[str, str] = {}
-    monkeypatch.setattr(class_mode, "browser_cookies", lambda: jar)
+    monkeypatch.setattr(teacher_cookie, "browser_cookies", lambda: jar)
     return jar
 
 
@@ -170,7 +170,7 @@ def test_a_cookie_with_a_wrong_or_malformed_key_only_joins(cookies):
         assert said(at, "Following the teacher"), value
         assert not at.session_state[class_mode.MEMBERSHIP].teaching
         assert classroom().state(code).leader == "t"
-        assert class_mode.KEY_TEXT.fullmatch(value) is None or value == "A" * 32
+        assert teacher_cookie.KEY_TEXT.fullmatch(value) is None or value == "A" * 32
 
 
 def test_ending_the_class_deletes_it_and_detaches_followers_and_explorers():
@@ -233,3 +233,30 @@ def test_an_explorers_banner_says_it_explores_while_the_link_is_lost_and_after(m
     learner.run()
     assert said(learner, "**Exploring on your own**")
     assert not said(learner, "link is lost")
+
+
+def test_a_reload_while_the_store_is_down_leads_once_it_is_back(cookies, monkeypatch):
+    """The teacher reloads during a Redis outage: the page says the link is lost, keeps the
+    teacher's change, and takes the lead and publishes it when the store answers again."""
+    room = classroom()
+    code, key = room.start("streamlit_app", "d_out=4", leader="before")
+    cookies[f"attention_teacher_{code}"] = key
+
+    def down(*_args, **_kwargs):
+        raise StoreDownError("down")
+
+    for method in ("read", "write", "write_if", "count_seen"):
+        monkeypatch.setattr(room._store, method, down)
+    room._recent.pop(code, None)
+    teacher = open_page(params={"class": code, "d_out": "4"})
+    assert_clean(teacher)
+    assert said(teacher, f"**Class `{code}`: the class link is lost.**")
+    assert url_params(teacher)["class"] == [code]  # a later reload still names the class
+    set_d_out(teacher, 6)
+    monkeypatch.undo()
+    assert room.state(code).leader == "before"
+    teacher.run()
+    assert_clean(teacher)
+    assert said(teacher, f"**Teaching class `{code}`**")
+    assert room.state(code).leader == teacher.session_state[class_mode.MEMBERSHIP].leader
+    assert "d_out=6" in room.state(code).link

@@ -118,6 +118,7 @@ def show_class_bar(page: Page) -> None:
 
 @st.fragment(run_every=COUNT_EVERY)
 def _teacher_bar(page: Page) -> None:
+    class_mode.flush()
     if class_mode.teacher_look():  # another tab took the lead, or the class ended
         st.rerun(scope="app")
     member = class_mode.membership()
@@ -126,7 +127,6 @@ def _teacher_bar(page: Page) -> None:
     if member.superseded:
         _superseded(member)
         return
-    class_mode.flush()
     count = class_mode.following_count()
     member = class_mode.membership()
     code = safe.md(member.code, 10)

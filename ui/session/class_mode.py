@@ -2,7 +2,7 @@
 
 A teacher's session holds the class code and the secret teacher key (never in a link or on
 a page); every run it finishes publishes its page and settings to the class. The teacher's
-browser keeps the key too, in a cookie of this app (``TEACHER_COOKIE``): a session that opens
+browser keeps the key too, in a cookie of this app (``teacher_cookie``): a session that opens
 the class's link in that browser (a reload, a new tab, a page reconnected to another worker)
 leads again with no key typed. One session leads at a time: the class's ``leader`` field holds
 its random token, and a session that another took the lead from changes nothing. A learner's
@@ -20,9 +20,7 @@ The class store (``classroom``) is one per process: in memory, or Redis when
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -43,9 +41,8 @@ from classroom import (
 )
 from classroom.codes import BadCodeError, new_leader_token, new_learner_id, read_code
 from classroom.push import LOST, Push
-from classroom.store import IDLE_SECONDS
 from translation import _
-from ui.session import nav
+from ui.session import nav, teacher_cookie
 
 CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
 MEMBERSHIP = "_class_membership"
@@ -56,9 +53,6 @@ PERSONAL = ("present", "lang")
 SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
 LOOK_AGE = 0.2  # a follower's look may use what another session of its worker read this recently
 PUSH_EVERY = 0.2  # seconds between the worker's reads of each followed class
-TEACHER_COOKIE = "attention_teacher_{code}"  # its value: the teacher key of class {code}
-ENDED_HERE = "_class_ended_here"  # codes of the classes this session ended: their cookie goes
-KEY_TEXT = re.compile(r"[A-Za-z0-9_-]{20,100}")  # a teacher key as codes.new_key writes it
 
 
 @dataclass(frozen=True)
@@ -76,6 +70,7 @@ class Membership:
     just_led: bool = False  # this session's last whole run took the teacher's view
     leader: str = ""  # a teacher's session: its token, the class's leader while it leads
     superseded: bool = False  # a teacher's session another tab or device took the lead from
+    unclaimed: bool = False  # led from the cookie while the store was down: leads once it is back
 
     @property
     def teaching(self) -> bool:
@@ -229,60 +224,29 @@ def _lead_from_cookie(code_text: str) -> bool:
         code = read_code(code_text)
     except BadCodeError:
         return False
-    key = teacher_cookie(code)
+    key = teacher_cookie.read(code)
     if not key:
         return False
     leader = new_leader_token()
     try:
         current = classroom().take_lead(code, key, leader)
-    except ClassError:  # an old key, a class gone, the store down: the link joins as usual
+    except ClassUnavailableError:  # the key is checked, and the lead taken, once it is back
+        _set(Membership(code, teacher_key=key, leader=leader, lost=True, unclaimed=True))
+        return True
+    except ClassError:  # an old key, a class gone: the link joins as usual
         return False
     view = (current.page, current.link)
     _set(Membership(code, teacher_key=key, view=view, applied=current.version, leader=leader))
     return True
 
 
-def teacher_cookie(code: str) -> str:
-    """The teacher key of class ``code`` this browser keeps ("" when it keeps none). The
-    cookies are those the browser sent when this session connected."""
-    try:
-        value = browser_cookies().get(TEACHER_COOKIE.format(code=code), "")
-    except Exception:  # no browser (a bare run): no cookie
-        return ""
-    return value if isinstance(value, str) and KEY_TEXT.fullmatch(value) else ""
-
-
-def browser_cookies() -> Mapping[str, str]:
-    """The cookies this session's browser sent when it connected (AppTest has none: its
-    tests put their own here)."""
-    return st.context.cookies
-
-
 def cookie_script() -> str | None:
-    """The script that keeps this leading teacher's key in the browser (its expiry renewed
-    at each whole run), or that removes the cookie of a class this session ended; None when
-    there is nothing to keep or remove. The cookie goes to this app's pages only (its base
-    path), never with a request from another site (SameSite=Strict), and only over HTTPS
-    where the page came by it."""
+    """The script that keeps a leading teacher's key in this browser, or removes the key of a
+    class this session ended (None: nothing to keep or remove)."""
     member = membership()
-    wanted: dict[str, tuple[str, int]] = {
-        TEACHER_COOKIE.format(code=code): ("", 0) for code in st.session_state.get(ENDED_HERE, ())
-    }
-    if member is not None and member.teaching and KEY_TEXT.fullmatch(member.teacher_key):
-        wanted[TEACHER_COOKIE.format(code=member.code)] = (member.teacher_key, IDLE_SECONDS)
-    if not wanted:
-        return None
-    prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    path = f"/{prefix}" if prefix else "/"
-    # JSON, with "<" written \u003c: a value can close neither the string nor the script.
-    data = json.dumps({"path": path, "cookies": wanted}).replace("<", "\\u003c")
-    return (
-        f"(function () {{ const d = {data}; "
-        "const secure = location.protocol === 'https:' ? '; Secure' : ''; "
-        "for (const [name, [value, age]] of Object.entries(d.cookies)) { "
-        "document.cookie = name + '=' + value + '; Max-Age=' + age + '; Path=' + d.path + "
-        "'; SameSite=Strict' + secure; } })();"
-    )
+    if member is None or not member.teaching:
+        return teacher_cookie.script()
+    return teacher_cookie.script(member.code, member.teacher_key)
 
 
 def end_class() -> None:
@@ -299,7 +263,7 @@ def end_class() -> None:
         say(_("The class did not end: {error}.").format(error=error))
         return
     push().wake()  # this worker's learners: now, not at the next look
-    _forget_key(member.code)
+    teacher_cookie.forget(member.code)
     leave()
     say(_("Class {code} has ended: every learner now works on their own.").format(code=member.code))
 
@@ -307,15 +271,11 @@ def end_class() -> None:
 def _ended(member: Membership) -> None:
     """The class of ``member`` ended (by its teacher, or after 4 idle hours): said, and left."""
     if member.teaching:
-        _forget_key(member.code)
+        teacher_cookie.forget(member.code)
         say(_("Class {code} has ended.").format(code=member.code))
     else:
         say(_("Class {code} has ended: you keep working on your own.").format(code=member.code))
     leave()
-
-
-def _forget_key(code: str) -> None:
-    st.session_state[ENDED_HERE] = (*st.session_state.get(ENDED_HERE, ()), code)[-10:]
 
 
 def leave() -> None:
@@ -458,6 +418,12 @@ def _publish(member: Membership, view: tuple[str, str]) -> None:
     """Publish ``view`` as ``member``'s class's view, if ``member`` still leads it: kept to
     publish later when the store is down; the session told when another leads or the class
     has ended."""
+    if member.unclaimed:
+        member = _claim(member)
+        if member is None or member.unclaimed:
+            if member is not None:
+                _set(replace(member, lost=True, pending=view))
+            return
     try:
         version = classroom().lead(member.code, member.teacher_key, *view, leader=member.leader)
     except ClassUnavailableError:
@@ -476,6 +442,25 @@ def _publish(member: Membership, view: tuple[str, str]) -> None:
     push().wake()  # this worker's followers: now, not at the next look
 
 
+def _claim(member: Membership) -> Membership | None:
+    """Take the lead for a session that was led from the cookie while the store was down;
+    the membership as it is then (None when it ended: a wrong key, or no such class)."""
+    try:
+        classroom().take_lead(member.code, member.teacher_key, member.leader)
+    except ClassUnavailableError:
+        return member
+    except NoSuchClassError:
+        _ended(member)
+        return None
+    except ClassError as error:
+        say(_("Could not lead that class: {error}.").format(error=error))
+        leave()
+        return None
+    claimed = replace(member, unclaimed=False)
+    _set(claimed)
+    return claimed
+
+
 def teacher_look() -> bool:
     """A teacher's timed look: True when the page must be drawn again because this session
     no longer leads (another tab or device took the lead) or the class has ended."""
@@ -485,7 +470,7 @@ def teacher_look() -> bool:
     found = current_state(LOOK_AGE)
     if membership() is None:  # ended: current_state said so
         return True
-    if found is not None and found.leader != member.leader:
+    if found is not None and not member.unclaimed and found.leader != member.leader:
         _set(replace(membership(), superseded=True))
         return True
     return False
@@ -494,8 +479,8 @@ def teacher_look() -> bool:
 def flush() -> None:
     """A teacher's view the store missed (it was down): published once it answers again."""
     member = membership()
-    if member is None or not member.teaching or not member.lost or not member.pending[0]:
-        return
+    if member is None or not member.teaching or not member.pending[0]:
+        return  # (not "lost": a look at the class may have cleared it meanwhile)
     if not member.superseded:
         _publish(member, member.pending)
 
@@ -510,7 +495,7 @@ def following_count() -> int | None:
     except ClassError:
         _set(replace(member, lost=True))
         return None
-    if member.lost and not member.pending[0]:
+    if member.lost and not member.pending[0] and not member.unclaimed:
         _set(replace(member, lost=False))
     return count
 
@@ -532,7 +517,7 @@ def _teacher_does(work) -> None:
     if member is None or not member.teaching:
         say(_("Only the class's teacher can do that."))
         return
-    if member.superseded or not _leads(member):
+    if member.superseded or (not member.unclaimed and not _leads(member)):
         _set(replace(membership(), superseded=True))
         return
     try:
