@@ -260,3 +260,24 @@ def test_a_reload_while_the_store_is_down_leads_once_it_is_back(cookies, monkeyp
     assert said(teacher, f"**Teaching class `{code}`**")
     assert room.state(code).leader == teacher.session_state[class_mode.MEMBERSHIP].leader
     assert "d_out=6" in room.state(code).link
+
+
+def test_a_tab_opened_without_the_link_offers_to_lead_the_class_this_browser_keeps(cookies):
+    room = classroom()
+    code, key = room.start("4_Scaling", "d_out=5", leader="projector")
+    ended, ended_key = room.start("streamlit_app", "d_out=4")
+    room.end(ended, ended_key)
+    cookies[f"attention_teacher_{code}"] = key
+    cookies[f"attention_teacher_{ended}"] = ended_key  # a class gone: nothing offered
+    cookies["attention_teacher_<b>x</b>"] = key  # not a code: never read
+    at = open_page(params={"d_out": "3"})
+    assert not said(at, "Teaching class")  # nothing happens by itself: the projector leads
+    at.button(key="class_menu").click().run()
+    offered = [b.key for b in at.button if b.key.startswith("class_lead_kept_")]
+    assert offered == [f"class_lead_kept_{code}"]
+    at.button(key="class_menu").click()
+    at.button(key=f"class_lead_kept_{code}").click().run()
+    assert_clean(at)
+    assert said(at, f"**Teaching class `{code}`**")
+    assert room.state(code).leader == at.session_state[class_mode.MEMBERSHIP].leader
+    assert "d_out=3" in room.state(code).link  # this tab's view is the class's now

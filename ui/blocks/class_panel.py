@@ -47,6 +47,19 @@ def _class_dialog(page_key: str, settings) -> None:
 
 
 def _start_or_join(page_key: str, settings) -> None:
+    for code in class_mode.kept_classes():  # this browser keeps their teacher key
+        if st.button(
+            _("Lead class {code} from this tab").format(code=safe.md(code, 10)),
+            key=f"class_lead_kept_{code}",
+            icon=":material/co_present:",
+            type="primary",
+            help=_(
+                "This browser keeps the class's teacher key. What this tab shows becomes the "
+                "class's view."
+            ),
+        ):
+            class_mode.lead_kept(code)
+            st.rerun()
     if st.button(
         _("Teach a class"),
         key="class_start",

@@ -199,6 +199,25 @@ def take_over(code_text: str, key: str) -> None:
     _set(Membership(current.code, teacher_key=key, applied=0, leader=leader))
 
 
+def kept_classes() -> list[str]:
+    """The live classes whose teacher key this browser keeps (none when the store cannot
+    say): a tab opened without the class's link can lead one with a click."""
+    live = []
+    for code in teacher_cookie.kept_codes():
+        try:
+            classroom().check_key(code, teacher_cookie.read(code))
+        except ClassError:
+            continue
+        live.append(code)
+    return live
+
+
+def lead_kept(code: str) -> None:
+    """Lead class ``code`` from this tab with the key this browser keeps (a button's
+    callback): like a take-over, what this tab shows becomes the class's view."""
+    take_over(code, teacher_cookie.read(code))
+
+
 def lead_again() -> None:
     """Lead from this session again, with its own key, after another took the lead."""
     member = membership()

@@ -16,9 +16,11 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+from classroom.codes import CODE_ALPHABET, CODE_LENGTH
 from classroom.store import IDLE_SECONDS
 
 NAME = "attention_teacher_{code}"  # its value: the teacher key of class {code}
+CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 KEY_TEXT = re.compile(r"[A-Za-z0-9_-]{20,100}")  # a teacher key as classroom.codes writes it
 ENDED_HERE = "_class_ended_here"  # the codes of the classes this session ended: their cookie goes
 
@@ -36,6 +38,17 @@ def read(code: str) -> str:
     except Exception:  # no browser (a bare run): no cookie
         return ""
     return value if isinstance(value, str) and KEY_TEXT.fullmatch(value) else ""
+
+
+def kept_codes() -> list[str]:
+    """The codes of the classes whose teacher key this browser keeps (a few at most)."""
+    try:
+        names = list(browser_cookies())
+    except Exception:  # no browser (a bare run): no cookie
+        return []
+    prefix = NAME.format(code="")
+    codes = [n[len(prefix) :] for n in names if n.startswith(prefix)]
+    return sorted(c for c in codes if CODE.fullmatch(c) and read(c))[:5]
 
 
 def forget(code: str) -> None:
