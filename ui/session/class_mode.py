@@ -297,6 +297,68 @@ def _ended(member: Membership) -> None:
     leave()
 
 
+def _publish(member: Membership, view: tuple[str, str]) -> None:
+    """Publish ``view`` as ``member``'s class's view, if ``member`` still leads it: kept to
+    publish later when the store is down; the session told when another leads or the class
+    has ended."""
+    if member.unclaimed:
+        member = _claim(member)
+        if member is None or member.unclaimed:
+            if member is not None:
+                _set(replace(member, lost=True, pending=view))
+            return
+    try:
+        version = classroom().lead(member.code, member.teacher_key, *view, leader=member.leader)
+    except ClassUnavailableError:
+        _set(replace(member, lost=True, pending=view))
+        return
+    except NotLeaderError:
+        _set(replace(member, superseded=True))
+        return
+    except NoSuchClassError:
+        _ended(member)
+        return
+    except ClassError as error:
+        say(_("The class did not change: {error}.").format(error=error))
+        return
+    _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
+    push().wake()  # this worker's followers: now, not at the next look
+
+
+def _claim(member: Membership) -> Membership | None:
+    """Take the lead for a session that was led from the cookie while the store was down;
+    the membership as it is then (None when it ended: a wrong key, or no such class)."""
+    try:
+        classroom().take_lead(member.code, member.teacher_key, member.leader)
+    except ClassUnavailableError:
+        return member
+    except NoSuchClassError:
+        _ended(member)
+        return None
+    except ClassError as error:
+        say(_("Could not lead that class: {error}.").format(error=error))
+        leave()
+        return None
+    claimed = replace(member, unclaimed=False)
+    _set(claimed)
+    return claimed
+
+
+def teacher_look() -> bool:
+    """A teacher's timed look: True when the page must be drawn again because this session
+    no longer leads (another tab or device took the lead) or the class has ended."""
+    member = membership()
+    if member is None or not member.teaching or member.superseded:
+        return False
+    found = current_state(LOOK_AGE)
+    if membership() is None:  # ended: current_state said so
+        return True
+    if found is not None and not member.unclaimed and found.leader != member.leader:
+        _set(replace(membership(), superseded=True))
+        return True
+    return False
+
+
 def leave() -> None:
     _set(None)
 
@@ -431,68 +493,6 @@ def join_link(code: str) -> str:
     prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
     path = f"/{prefix}/" if prefix else "/"
     return urlunsplit((parts.scheme, parts.netloc, path, urlencode({CLASS_KEY: code}), ""))
-
-
-def _publish(member: Membership, view: tuple[str, str]) -> None:
-    """Publish ``view`` as ``member``'s class's view, if ``member`` still leads it: kept to
-    publish later when the store is down; the session told when another leads or the class
-    has ended."""
-    if member.unclaimed:
-        member = _claim(member)
-        if member is None or member.unclaimed:
-            if member is not None:
-                _set(replace(member, lost=True, pending=view))
-            return
-    try:
-        version = classroom().lead(member.code, member.teacher_key, *view, leader=member.leader)
-    except ClassUnavailableError:
-        _set(replace(member, lost=True, pending=view))
-        return
-    except NotLeaderError:
-        _set(replace(member, superseded=True))
-        return
-    except NoSuchClassError:
-        _ended(member)
-        return
-    except ClassError as error:
-        say(_("The class did not change: {error}.").format(error=error))
-        return
-    _set(replace(member, view=view, applied=version, lost=False, pending=("", "")))
-    push().wake()  # this worker's followers: now, not at the next look
-
-
-def _claim(member: Membership) -> Membership | None:
-    """Take the lead for a session that was led from the cookie while the store was down;
-    the membership as it is then (None when it ended: a wrong key, or no such class)."""
-    try:
-        classroom().take_lead(member.code, member.teacher_key, member.leader)
-    except ClassUnavailableError:
-        return member
-    except NoSuchClassError:
-        _ended(member)
-        return None
-    except ClassError as error:
-        say(_("Could not lead that class: {error}.").format(error=error))
-        leave()
-        return None
-    claimed = replace(member, unclaimed=False)
-    _set(claimed)
-    return claimed
-
-
-def teacher_look() -> bool:
-    """A teacher's timed look: True when the page must be drawn again because this session
-    no longer leads (another tab or device took the lead) or the class has ended."""
-    member = membership()
-    if member is None or not member.teaching or member.superseded:
-        return False
-    found = current_state(LOOK_AGE)
-    if membership() is None:  # ended: current_state said so
-        return True
-    if found is not None and not member.unclaimed and found.leader != member.leader:
-        _set(replace(membership(), superseded=True))
-        return True
-    return False
 
 
 def flush() -> None:
