@@ -2,9 +2,10 @@
 
 Keys of class ``K7RM3Q``: ``class:K7RM3Q`` (a hash of its fields), ``class:K7RM3Q:seen`` (a
 sorted set: learner id → last seen) and ``class:K7RM3Q:answers:<question>`` (a hash: learner
-id → choice). Each write refreshes every key's expiry to ``IDLE_SECONDS``. A conditional write
-and a learner's "seen" are Lua scripts: checked and done at once, so that neither writes to a
-class ended (deleted) meanwhile, which would leave a key of it behind.
+id → choice). Each write refreshes every key's expiry to ``IDLE_SECONDS``. A write (of fields,
+conditional or not) and a learner's "seen" are Lua scripts, checked and done at once: none
+writes to a class ended (deleted) meanwhile, which would leave a key of it behind, and a
+write to a class that is gone raises KeyError, as the memory store does.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from classroom.store import IDLE_SECONDS, StoreDownError
 TIMEOUT = 0.5  # seconds: a stopped Redis must not hold up a page
 NO_CLASS, NOT_EXPECTED = -2, -1  # what the scripts return instead of a count or a version
 
-# KEYS: the class's hash, its seen set. ARGV: field, expected value, bump (0 or 1), expiry,
-# then the fields to set as name, value pairs.
+# KEYS: the class's hash, its seen set. ARGV: field ("": none checked), expected value, bump
+# (0 or 1), expiry, then the fields to set as name, value pairs.
 _WRITE_IF = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
-if (redis.call('HGET', KEYS[1], ARGV[1]) or '') ~= ARGV[2] then return -1 end
+if ARGV[1] ~= '' and (redis.call('HGET', KEYS[1], ARGV[1]) or '') ~= ARGV[2] then return -1 end
 for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 local version = redis.call('HINCRBY', KEYS[1], 'version', tonumber(ARGV[3]))
 for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[4])) end
@@ -83,17 +84,9 @@ class RedisStore:
         return self._call(lambda r: r.hgetall(self._keys(code)[0]) or None)
 
     def write(self, code: str, fields: dict[str, str], bump: bool = False) -> int:
-        main, _ = self._keys(code)
-
-        def work(r):
-            pipe = r.pipeline()
-            if fields:
-                pipe.hset(main, mapping=fields)
-            pipe.hincrby(main, "version", 1 if bump else 0)
-            self._refresh(pipe, code)
-            return int(pipe.execute()[1 if fields else 0])
-
-        return self._call(work)
+        version = self.write_if(code, "", "", fields, bump)  # no field checked: the class only
+        assert version is not None
+        return version
 
     def write_if(
         self, code: str, name: str, expected: str, fields: dict[str, str], bump: bool = False

@@ -241,6 +241,12 @@ def test_ending_a_class_deletes_it_and_needs_the_key(made):
         room.lead(code, key, "4_Scaling", "d_out=4", leader="t")
     with pytest.raises(NoSuchClassError):
         room.end(code, key)
+    store = room._store
+    with pytest.raises(KeyError):  # a change racing with the end does not bring it back
+        store.write(code, {"question": "causal_first"}, bump=True)
+    with pytest.raises(KeyError):
+        store.seen(code, learner, time.time(), 0.0)
+    assert store.read(code) is None
 
 
 def test_ending_leaves_no_redis_key_behind(redis_server):
