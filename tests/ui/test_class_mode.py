@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from classroom.store import IDLE_SECONDS, StoreDownError
 from tests.ui.apptest import (
+    ENTRY,
     alerts,
     assert_clean,
     open_page,
@@ -74,6 +75,32 @@ def test_a_teachers_page_this_app_does_not_have_keeps_the_learner_following_its_
     assert shown_settings(at)["d_out"] == 4
     assert at.session_state[class_mode.MEMBERSHIP].following
     assert any("Following the teacher" in body for _, _, body in alerts(at))
+
+
+def test_a_page_that_reconnects_after_the_teacher_moved_on_shows_the_teachers_view():
+    """A learner's worker is killed and the teacher moves d_out meanwhile: the page reconnects
+    to a new session with its link and the widget values it still holds (the old view). That
+    first run takes the teacher's view, and the widgets show it too: the browser's old values
+    are not taken as the learner's own (issue 51, fault 2: it followed, showing the old d_out
+    until the teacher's next change, and the push saw nothing to do)."""
+    room = classroom()
+    code, key = room.start("streamlit_app", "d_out=3&scaling=d&query=3")
+    room.lead(code, key, "streamlit_app", "d_out=5&scaling=d&query=3")
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    for name, value in {"class": code, "d_out": "3", "scaling": "d", "query": "3"}.items():
+        at.query_params[name] = value
+    for name, value in {"d_out": 3, "scaling": "d", "query": 3, "seed": 7}.items():
+        at.session_state[name] = value  # the widgets as the browser still holds them
+    at.run()
+    assert_clean(at)
+    settings = shown_settings(at)  # every widget shows what the link says
+    assert (settings["d_out"], settings["scaling"], settings["query"]) == (5, "d", 3)
+    assert settings["seed"] == 123  # the teacher's (the default), not the browser's 7
+    member = at.session_state[class_mode.MEMBERSHIP]
+    assert member.following and member.applied == room.state(code).version
+    at.run()  # the next run (the push's, say) keeps it in step and following
+    assert shown_settings(at)["d_out"] == 5
+    assert at.session_state[class_mode.MEMBERSHIP].following
 
 
 # --- the teacher stays the teacher; the class ends cleanly (issue 51) -------------------------

@@ -78,6 +78,10 @@ def begin(page: str) -> Run:
     led = None if partial_run() else class_mode.view_to_show(page)
     if led is not None:  # following a class that moved on: the teacher's view replaces ours
         settings = _led_to(led, settings, page)
+        # A page that reconnected to a new session sends the widget values it still holds:
+        # the view it showed, not the learner's choice. Its widgets are set to the teacher's
+        # (_prepare_widgets) instead of taken from the browser as a first run does (adopt).
+        session[FRESH] = False
     read_browser = not went_back and led is None
     settings, changed_source, refused = _read_widgets(settings, page, read_browser=read_browser)
     notices += refused
