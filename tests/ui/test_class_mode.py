@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attention_core.knobs.table import PARAMS
 from classroom.store import IDLE_SECONDS, StoreDownError
 from tests.ui.apptest import (
     ENTRY,
+    WIDGET_KINDS,
     alerts,
     assert_clean,
     open_page,
@@ -101,6 +103,33 @@ def test_a_page_that_reconnects_after_the_teacher_moved_on_shows_the_teachers_vi
     at.run()  # the next run (the push's, say) keeps it in step and following
     assert shown_settings(at)["d_out"] == 5
     assert at.session_state[class_mode.MEMBERSHIP].following
+
+
+def test_a_run_that_takes_the_teachers_view_sends_every_widget_its_value():
+    """The push reruns a follower from the server: its browser may not have drawn the run
+    before (a page just reloaded gets the push's run right after its first). A widget sent
+    without its value set would start there at Streamlit's own default (seed 0, scaling
+    none, train off, token 1), and the browser's next run would send those as the learner's
+    change (issue 51, fault 1: "you are exploring on your own" with settings nobody chose).
+    So every widget of such a run carries the teacher's value, not only those that moved."""
+    room = classroom()
+    view = "d_out=3&scaling=d&query=3&seed=7&train=false"
+    code, key = room.start("streamlit_app", view)
+    at = open_page(params={"class": code})
+    assert_clean(at)
+    room.lead(code, key, "streamlit_app", view.replace("d_out=3", "d_out=5"))
+    room.state(code)  # the push's read: the worker's sessions see the new version
+    at.run()  # as the push asks
+    assert_clean(at)
+    settings = shown_settings(at)
+    assert (settings["d_out"], settings["seed"], settings["query"]) == (5, 7, 3)
+    drawn = {w.key: w for kind in WIDGET_KINDS for w in at.get(kind) if w.key in PARAMS}
+    assert {"d_out", "seed", "scaling", "query", "train"} <= drawn.keys()
+    unset = sorted(name for name, w in drawn.items() if not w.proto.set_value)
+    assert unset == [], unset
+    at.run()  # a run of the browser's own: nothing moved, so still following
+    assert at.session_state[class_mode.MEMBERSHIP].following
+    assert shown_settings(at)["seed"] == 7
 
 
 # --- the teacher stays the teacher; the class ends cleanly (issue 51) -------------------------

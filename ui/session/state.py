@@ -99,7 +99,7 @@ def begin(page: str) -> Run:
     if session[FRESH]:  # a session's first run starts its widgets from their value=
         session[WIDGETS_PAGE] = page
     else:
-        _prepare_widgets(settings, page)
+        _prepare_widgets(settings, page, every=led is not None)
     return Run(settings, notices, editor_error)
 
 
@@ -318,7 +318,7 @@ def _widget_names(page: str) -> tuple[str, ...]:
     return (*SHARED_PARAMS, *(n for n in lesson_params(page) if PARAMS[n].widget))
 
 
-def _prepare_widgets(settings: Settings, page: str) -> None:
+def _prepare_widgets(settings: Settings, page: str, every: bool = False) -> None:
     """Set a widget's key to its settled value where the browser holds another (or none): a
     value settled, clamped or given by a link, a widget drawn again after a run without it,
     every widget in the first run on another page (Streamlit's widgets there are others).
@@ -333,6 +333,12 @@ def _prepare_widgets(settings: Settings, page: str) -> None:
     causal, in the first run on another page) is set again in every run until one draws it:
     Streamlit dropped such a value when a later run drew the widget, which then showed its
     minimum (0) while the numbers used the link's padding.
+
+    With ``every`` (a run that took the teacher's view) every widget's key is set: that run
+    was not the browser's, which may not have drawn the run before it (a page just reloaded
+    gets the push's run right after its first); a widget drawn without its key set would
+    start there at Streamlit's own default (seed 0, the first choice), and the browser's
+    next run would send that as the learner's change.
     """
     session = st.session_state
     another_page = session.get(WIDGETS_PAGE) != page
@@ -340,7 +346,7 @@ def _prepare_widgets(settings: Settings, page: str) -> None:
     undrawn = session.get(UNDRAWN, set())
     session[UNDRAWN] = set()
     for name in _widget_names(page):
-        if another_page or name in undrawn or not _holds(name, settings[name]):
+        if every or another_page or name in undrawn or not _holds(name, settings[name]):
             session[name] = _to_widget(name, settings[name])
             session[UNDRAWN].add(name)
 
