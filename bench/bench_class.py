@@ -17,6 +17,10 @@ follower's first message that shows the new numbers (the Playground's sentence a
 focused token, whose context vector has d_out numbers). p50 / p95 / max, how many updates
 never came, and the workers' CPU (from /proc) per follower update, idle looks included.
 
+Then a new class of as many followers: one change, and the teacher ends the class; measured,
+the seconds from the end to each page's sentence that the class has ended, against that one
+change's follow latency (the baseline: the same pages, the same run).
+
 Baseline in the same run, on the same servers: learners who are in no class, each changing
 d_out every EVERY seconds by the same websocket path (a new query string: a whole run, as
 a follower's update is), their latency and CPU per change; and a class with no change at
@@ -51,6 +55,7 @@ from tests.e2e.processes import descendants, start_serve, stop_serve  # noqa: E4
 
 SENTENCE = re.compile(r"context vector[^\[]*?((?:-?\d+\.\d+(?:, )?)+)")
 NUMBER = re.compile(r"-?\d+\.\d+")
+ENDED = re.compile(r"has ended")  # the learner's sentence once the teacher ends the class
 
 
 @dataclass
@@ -67,6 +72,7 @@ class Session:
     socket: object = None
     cache: dict[str, ForwardMsg] = field(default_factory=dict)  # as the browser's
     sliders: dict[str, tuple[str, str]] = field(default_factory=dict)  # label → id, fragment
+    ended_at: float | None = None  # when the page first said its class has ended
 
     def state(self, fragment: str = "", auto: bool = False) -> bytes:
         message = BackMsg()
@@ -117,6 +123,8 @@ class Session:
             element = message.delta.new_element
             if element.WhichOneof("type") == "slider":
                 self.sliders[element.slider.label] = (element.slider.id, message.delta.fragment_id)
+            elif element.WhichOneof("type") == "alert" and ENDED.search(element.alert.body):
+                self.ended_at = self.ended_at or time.monotonic()
             elif element.WhichOneof("type") == "markdown":
                 found = SENTENCE.search(element.markdown.body)
                 if found:
@@ -224,6 +232,39 @@ async def phase_followers(url, room, code, key, count, seconds, every, serve_pid
     }
 
 
+async def phase_end(url, room, count, serve_pid):
+    """A new class of ``count`` followers; once all show it, one change (the same-run
+    baseline: how long a view takes to reach them), then, 3 s later, the teacher ends the
+    class: the seconds from the end to each page's sentence that it has ended."""
+    code, key = room.start("streamlit_app", "d_out=2")
+    stop = asyncio.Event()
+    sessions = [Session(url, f"class={code}") for _ in range(count)]
+    tasks = await open_sessions(sessions, stop)
+    joined = sum(1 for s in sessions if s.shown)
+    for s in sessions:
+        s.seen_at.pop(3, None)
+    written = time.monotonic()
+    room.lead(code, key, "streamlit_app", "d_out=3")
+    await asyncio.sleep(3)
+    followed, missed_follow = _collect(sessions, 3, written, [], 0)
+    cpu = workers_cpu(serve_pid)
+    ended = time.monotonic()
+    room.end(code, key)
+    deadline = ended + 20
+    while time.monotonic() < deadline and not all(s.ended_at for s in sessions):
+        await asyncio.sleep(0.05)
+    cpu = workers_cpu(serve_pid) - cpu
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    latencies = [s.ended_at - ended for s in sessions if s.ended_at]
+    end = {"latencies": latencies, "missed": count - len(latencies)}
+    end |= {"cpu_per_update_ms": 1000 * cpu / max(1, len(latencies))}
+    end["cpu_per_second"] = float("nan")
+    follow = {"latencies": followed, "missed": missed_follow}
+    follow |= {"cpu_per_update_ms": float("nan"), "cpu_per_second": float("nan")}
+    return {"joined": joined, "end": end, "follow": follow}
+
+
 async def phase_alone(url, count, seconds, every, serve_pid):
     """Learners in no class, each moving the d_out slider every ``every`` s."""
     stop = asyncio.Event()
@@ -291,6 +332,7 @@ def main() -> None:
         idle = asyncio.run(phase_followers(url, room, code, key, n, s / 2, e, process.pid, False))
         followed = asyncio.run(phase_followers(url, room, code, key, n, s, e, process.pid))
         alone = asyncio.run(phase_alone(url, n, s, e, process.pid))
+        ending = asyncio.run(phase_end(url, room, n, process.pid))
         print(
             "| sessions | updates seen | missed | p50 / p95 / max | CPU per update | "
             "CPU cores busy |"
@@ -299,6 +341,8 @@ def main() -> None:
         print(row(f"{n} followers, teacher every {e} s", followed))
         print(row(f"{n} learners alone, each every {e} s (baseline)", alone))
         print(f"| {n} followers, no change (looks only) | | | | | {idle['cpu_per_second']:.2f} |")
+        print(row(f"{n} followers of a new class, one change (baseline)", ending["follow"]))
+        print(row(f"the same {n}: the teacher ends the class", ending["end"]))
         print(
             f"joined: {followed['joined']} of {n}; looks per second "
             f"{followed['looks_per_second']:.0f}"
