@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode
 
 import streamlit as st
 from streamlit.runtime import Runtime
@@ -42,7 +42,7 @@ from classroom import (
 from classroom.codes import BadCodeError, new_leader_token, new_learner_id, read_code
 from classroom.push import LOST, Push
 from translation import _
-from ui.session import nav, teacher_cookie
+from ui.session import joining, nav, teacher_cookie
 
 CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
 MEMBERSHIP = "_class_membership"
@@ -488,11 +488,9 @@ def _publish_or_compare(page: str, settings: Settings) -> bool:
 
 
 def join_link(code: str) -> str:
-    """The link learners open to join ``code``: this server's address with ``?class=``."""
-    parts = urlsplit(st.context.url or "http://localhost:8501/")
-    prefix = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    path = f"/{prefix}/" if prefix else "/"
-    return urlunsplit((parts.scheme, parts.netloc, path, urlencode({CLASS_KEY: code}), ""))
+    """The link learners open to join ``code``: an address their devices can open
+    (``ui.session.joining``) with ``?class=``."""
+    return joining.join_link(code, CLASS_KEY)
 
 
 def flush() -> None:
