@@ -8,18 +8,21 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core.knobs.table import PARAMS
+from classroom.addresses import PUBLIC_URL
 from classroom.store import IDLE_SECONDS, StoreDownError
 from tests.ui.apptest import (
     ENTRY,
     WIDGET_KINDS,
     alerts,
     assert_clean,
+    images,
     open_page,
     shown_settings,
     shown_texts,
+    start_class,
     url_params,
 )
-from ui.session import class_mode, teacher_cookie
+from ui.session import class_mode, joining, teacher_cookie
 from ui.session.class_mode import classroom
 
 HOSTILE = ("", "<img src=x onerror=alert(1)>", "**K7RM3Q**", "K0RM3Q", "x" * 500, "CCCCCC")
@@ -337,3 +340,83 @@ def test_a_tab_opened_without_the_link_offers_to_lead_the_class_this_browser_kee
     assert said(at, f"**Teaching class `{code}`**")
     assert room.state(code).leader == at.session_state[class_mode.MEMBERSHIP].leader
     assert "d_out=3" in room.state(code).link  # this tab's view is the class's now
+
+
+# --- joining from the room: the join link's address and the join slide -----------------------
+
+PUBLIC = "https://class.example.org/attention"  # ATTENTION_PUBLIC_URL, as a host sets it
+
+
+def slide_texts(at) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("page", ["streamlit_app", "4_Scaling"])
+def test_the_join_slide_shows_the_code_link_qr_code_and_live_count_and_back_returns(
+    page, monkeypatch
+):
+    monkeypatch.setenv(PUBLIC_URL, PUBLIC)
+    at = start_class(open_page(page))
+    assert_clean(at)
+    code = at.session_state[class_mode.MEMBERSHIP].code
+    link = f"{PUBLIC}/?class={code}"
+    banner = [body for _, _, body in alerts(at) if "Teaching class" in body]
+    assert len(banner) == 1 and f"`{link}`" in banner[0] and "join slide" in banner[0]
+    assert at.title  # the lesson, with its title
+    at.button(key="class_bar_slide").click().run()
+    assert_clean(at)
+    assert not at.title and not at.get("vega_lite_chart")  # the slide alone
+    texts = slide_texts(at)
+    assert f"`{code}`" in texts and f"`{link}`" in texts
+    assert "**0** learners following" in texts
+    assert images(at) == [(f"QR code of the join link {link}", images(at)[0][1])]
+    assert images(at)[0][1].startswith("data:image/svg+xml;base64,")  # drawn here, not fetched
+    classroom().follow(code, "0123456789abcdef")  # a learner's worker says it follows
+    at.run()
+    assert "**1** learner following" in slide_texts(at)
+    at.button(key="join_slide_back").click().run()
+    assert_clean(at)
+    assert at.title and not images(at)
+    assert any("Teaching class" in body for _, _, body in alerts(at))
+
+
+def test_the_class_dialog_opens_the_join_slide_and_a_learner_has_no_join_slide(monkeypatch):
+    monkeypatch.setenv(PUBLIC_URL, PUBLIC)
+    at = start_class(open_page())
+    code = at.session_state[class_mode.MEMBERSHIP].code
+    at.button(key="class_menu").click().run()
+    dialog_qr = images(at)
+    assert dialog_qr and dialog_qr[0][0] == f"QR code of the join link {PUBLIC}/?class={code}"
+    at.button(key="class_menu").click()
+    at.button(key="class_slide").click().run()
+    assert_clean(at)
+    assert not at.title and f"`{code}`" in slide_texts(at)
+    learner = open_page(params={"class": code})
+    assert_clean(learner)
+    assert "class_bar_slide" not in [b.key for b in learner.button]
+    learner.session_state[joining.SLIDE] = True  # even a forged flag shows a learner no slide
+    learner.run()
+    assert learner.title and not images(learner)
+
+
+def test_a_bad_public_url_setting_is_named_and_the_network_address_used(monkeypatch):
+    monkeypatch.setenv(PUBLIC_URL, "class.example.org:8501")
+    monkeypatch.setattr(joining, "network_addresses", lambda: ["192.0.2.2"])
+    at = start_class(open_page())
+    assert_clean(at)
+    code = at.session_state[class_mode.MEMBERSHIP].code
+    said = [body for _, _, body in alerts(at) if "`ATTENTION_PUBLIC_URL` is not used" in body]
+    assert len(said) == 1 and "`class.example.org:8501`" in said[0], alerts(at)
+    assert any(f"`http://192.0.2.2:8501/?class={code}`" in body for _, _, body in alerts(at))
+
+
+def test_with_no_network_address_the_teacher_is_told_what_to_do(monkeypatch):
+    monkeypatch.delenv(PUBLIC_URL, raising=False)
+    monkeypatch.setattr(joining, "network_addresses", lambda: [])
+    at = start_class(open_page())
+    assert_clean(at)
+    said = [body for _, _, body in alerts(at) if "cannot open this link" in body]
+    assert len(said) == 1 and "ATTENTION_PUBLIC_URL" in said[0], alerts(at)
+    at.button(key="class_bar_slide").click().run()
+    assert any("cannot open this link" in body for _, _, body in alerts(at))
+    assert "localhost" in images(at)[0][0]

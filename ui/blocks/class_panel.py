@@ -4,15 +4,14 @@ question."""
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Sequence
 
-import segno
 import streamlit as st
 
 from translation import _
 from ui import safe
+from ui.blocks import join_slide
 from ui.blocks.heatmaps import vega_spec
 from ui.session import class_mode, nav
 from ui.session.run_order import Page
@@ -22,7 +21,7 @@ from ui.specs.bars_and_curves import answer_shares, make_answer_bars
 # (ui.session.class_mode.push), which reruns a follower within 0.2 s and says "still here".
 # ATTENTION_CLASS_LOOK_SECONDS sets it (the class test sets an hour: only the push is left).
 FOLLOW_EVERY = float(os.environ.get("ATTENTION_CLASS_LOOK_SECONDS", "") or 15.0)
-COUNT_EVERY = 2.0  # seconds between the teacher's counts
+COUNT_EVERY = join_slide.COUNT_EVERY  # seconds between the teacher's counts
 
 
 def show_class_menu(page: Page) -> None:
@@ -87,9 +86,10 @@ def _start_or_join(page_key: str, settings) -> None:
 def _teacher_menu(member: class_mode.Membership) -> None:
     link = class_mode.join_link(member.code)
     st.markdown(f"# {safe.md(member.code, 10)}")
-    alt = _("QR code of the join link {link}").format(link=safe.plain(link, 200))
-    st.image(_qr_png(link), caption=_("Scan to join"), width=280, alt=alt)
+    join_slide.address_notes()
+    join_slide.show_qr(link, 280, caption=_("Scan to join"))
     st.code(link, language=None, wrap_lines=True)
+    join_slide.slide_button("class_slide", _("Show the join slide"), primary=True)
     if st.toggle(_("Show the teacher key (not on the projector)"), key="class_show_key"):
         st.caption(
             _("With it, another tab or device can lead this class (the Class button there).")
@@ -102,14 +102,6 @@ def _teacher_menu(member: class_mode.Membership) -> None:
     ):
         class_mode.end_class()
         st.rerun()
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _qr_png(link: str) -> bytes:
-    """The join link as a QR code, drawn here (segno, pure Python): nothing is fetched."""
-    buffer = io.BytesIO()
-    segno.make(link, error="m").save(buffer, kind="png", scale=8, border=2)
-    return buffer.getvalue()
 
 
 def show_class_bar(page: Page) -> None:
@@ -153,13 +145,18 @@ def _teacher_bar(page: Page) -> None:
         )
         return
     link = class_mode.join_link(member.code)
-    st.info(
-        _(
-            "**Teaching class {code}**: {count} following. Join at {link} with the code "
-            "{code}; the *Class* button shows both large, and a QR code."
-        ).format(code=code, count=count, link=safe.md(link, 80)),
-        icon=":material/co_present:",
-    )
+    words, button = st.columns([1, 0.3], vertical_alignment="center")
+    with words:
+        st.info(
+            _(
+                "**Teaching class {code}**: {count} following. Learners join at {link} with "
+                "the code {code}; the join slide shows both large, with a QR code."
+            ).format(code=code, count=count, link=safe.md(link, 80)),
+            icon=":material/co_present:",
+        )
+    with button:
+        join_slide.slide_button("class_bar_slide", _("Join slide"))
+    join_slide.address_notes()
 
 
 def _superseded(member: class_mode.Membership) -> None:

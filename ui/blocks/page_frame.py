@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
 from translation import N_, _
-from ui.blocks import class_panel, sentences
+from ui.blocks import class_panel, join_slide, sentences
 from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
@@ -44,7 +44,10 @@ def show_header(
 
 def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     """Title, what the page takes from the sidebar and the introduction, with an empty slot
-    (returned) between them for :func:`show_status`, which a page's views fragment fills."""
+    (returned) between them for :func:`show_status`, which a page's views fragment fills.
+    While the teacher shows the join slide, the page is that slide alone."""
+    if join_slide.show_join_slide():
+        st.stop()
     heading, menu, language, classes = st.columns(
         [1, 0.2, 0.2, 0.2], vertical_alignment="center", wrap=False
     )
