@@ -15,8 +15,9 @@ from ui.session import class_mode, joining
 
 COUNT_EVERY = 2.0  # seconds between the teacher's counts (the slide's and the bar's)
 # The slide alone on the screen (static: no user text). The page's sidebar and header are
-# hidden; the QR code fills its column, within the screen's height; the class code's capitals
-# are 120 px high or more (a 182 px font), the link and the count 30 px or more, the rest 28.
+# hidden; the QR code fills its column, within the screen's height; the class code fills its
+# column (at 1280 px wide or more its capitals are 120 px high or more: a 185 px font), the
+# link and the count are 30 px or more, the rest 28.
 SLIDE_CSS = """
 .stApp [data-testid="stSidebar"], .stApp [data-testid="stSidebarCollapsedControl"],
 .stApp [data-testid="stHeader"] { display: none; }
@@ -29,10 +30,14 @@ SLIDE_CSS = """
 .stApp .st-key-join_slide .st-key-join_link code
   { font-size: clamp(30px, 2.4vw, 54px); font-weight: 600; overflow-wrap: anywhere; }
 .stApp .st-key-join_slide .st-key-join_code code
-  { font-size: clamp(182px, 12.5vw, 260px); font-weight: 700; line-height: 1.1; }
+  { font-size: min(240px, calc(16vw - 20px)); font-weight: 700; line-height: 1.1; }
 .stApp .st-key-join_slide .st-key-join_count p { font-size: clamp(32px, 2.6vw, 56px); }
 .stApp .st-key-join_slide button p { font-size: clamp(22px, 1.5vw, 32px); }
 .stApp .st-key-join_slide [data-testid="stAlertContainer"] p { font-size: 1.1rem; }
+@media (max-width: 640px) {  /* a phone or a narrow window: the columns are stacked */
+  .stApp .st-key-join_qr img { width: min(85vw, calc(100vh - 3rem)) !important; }
+  .stApp .st-key-join_slide .st-key-join_code code { font-size: 22vw; }
+}
 """
 
 
