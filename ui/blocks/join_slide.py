@@ -14,6 +14,7 @@ from ui import safe
 from ui.session import class_mode, joining
 
 COUNT_EVERY = 2.0  # seconds between the teacher's counts (the slide's and the bar's)
+LINK_LIMIT = 400  # characters of a join link shown whole (its address has at most 300)
 # The slide alone on the screen (static: no user text). The page's sidebar and header are
 # hidden; the QR code fills its column, within the screen's height; the class code fills its
 # column (at 1280 px wide or more its capitals are 120 px high or more: a 185 px font), the
@@ -47,7 +48,7 @@ def show_join_slide() -> bool:
     member = class_mode.membership()
     if not joining.slide_open():
         return False
-    if member is None or not member.teaching:  # the class ended, or another tab leads it
+    if member is None or not member.teaching:  # the class ended here: the lesson again
         joining.close_slide()
         return False
     link = class_mode.join_link(member.code)
@@ -59,7 +60,7 @@ def show_join_slide() -> bool:
         with words:
             st.markdown(_("**Join the class**: scan the QR code, or open"))
             with st.container(key="join_link"):
-                st.markdown(safe.md(link, 200))
+                st.markdown(safe.md(link, LINK_LIMIT))
             st.markdown(_("or type the class code under *Class → Join a class*:"))
             with st.container(key="join_code"):
                 st.markdown(safe.md(member.code, 10))
@@ -104,7 +105,7 @@ def _count() -> None:
 def show_qr(link: str, width: int, caption: str | None = None) -> None:
     """The join link as a QR code ``width`` pixels wide (CSS may size it), with its text
     alternative: what it is, and the link it holds."""
-    alt = _("QR code of the join link {link}").format(link=safe.plain(link, 200))
+    alt = _("QR code of the join link {link}").format(link=safe.plain(link, LINK_LIMIT))
     st.image(_qr_svg(link), caption=caption, width=width, alt=alt)
 
 
