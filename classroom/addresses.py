@@ -10,7 +10,8 @@ learner's device can open, in this order:
    this machine itself (``localhost``, ``127.0.0.1``, ``::1``);
 3. this machine's network address, with the port and path the browser used: the address
    ``streamlit run`` prints as its "Network URL" (``streamlit.net_util.get_internal_ip``), or
-   the one address the server was told to listen on;
+   the one address the server listens on (behind deploy/serve.sh's nginx, the address nginx
+   listens on, which it says in the ``X-Attention-Listen`` header);
 4. else the browser's own address, marked as one that no other device can open.
 
 Pure: no Streamlit and no sockets (``ui.session.joining`` reads them and passes them in).
@@ -31,6 +32,7 @@ WILDCARDS = frozenset({"", "0.0.0.0", "::"})  # listening on every address, as S
 # Headers that a proxy adds (deploy/nginx.conf.in sets X-Forwarded-For and -Proto): the
 # server's own listening address then says nothing about what the room can reach.
 FORWARDED = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip")
+LISTEN_HEADER = "x-attention-listen"  # the address a proxy in front listens on (nginx.conf.in)
 _HOST_HEADER = re.compile(r"^[A-Za-z0-9._:\[\]-]{1,300}$")  # a name or [address], and a port
 _HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]*)(\.[A-Za-z0-9_-]+)*\.?$")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -96,9 +98,9 @@ def choose(request: Request, network: Sequence[str] = (), public_url: str = "") 
     seen = _browser(request)
     if not is_loopback(seen.host):
         return JoinAddress(_root(seen), BROWSER, refused)
-    listen = request.listen.strip().strip("[]")
-    if listen not in WILDCARDS and not _proxied(request, seen):
-        if is_loopback(listen):  # streamlit run --server.address 127.0.0.1
+    listen = _listening(request, seen)
+    if listen not in WILDCARDS:
+        if is_loopback(listen):  # streamlit run --server.address 127.0.0.1, or its nginx
             return JoinAddress(_root(seen), LOOPBACK, refused, listens_locally=True)
         network = (listen,)
     for host in network:
@@ -154,12 +156,15 @@ def _browser(request: Request) -> _Seen:
     return seen or _Seen(scheme, "localhost", request.server_port, path)
 
 
-def _proxied(request: Request, seen: _Seen) -> bool:
-    """Whether the browser reached this server through something else (a proxy, a forwarded
-    port): then the address this server listens on is not the one the browser used."""
-    headers = {name.lower() for name in request.headers}
+def _listening(request: Request, seen: _Seen) -> str:
+    """The address that the server the browser reached listens on ("" or a wildcard: every
+    address). Through a proxy or a forwarded port, this server's own says nothing: the proxy's
+    header says it, if it does."""
+    headers = {name.lower(): value for name, value in request.headers.items()}
     port = seen.port or _DEFAULT_PORTS[seen.scheme]
-    return any(name in headers for name in FORWARDED) or port != request.server_port
+    proxied = any(name in headers for name in FORWARDED) or port != request.server_port
+    listen = headers.get(LISTEN_HEADER, "") if proxied else request.listen
+    return listen.strip().strip("[]")
 
 
 def _parse(url: str) -> _Seen | None:

@@ -62,6 +62,7 @@ def nginx_conf(run_dir: Path, listen: str, ports: list[int]) -> str:
         {
             "RUN_DIR": str(run_dir),
             "LISTEN": listen,
+            "LISTEN_ADDRESS": listen.rsplit(":", 1)[0].strip("[]"),
             "NEWCOMER_SERVERS": newcomers,
             "WORKER_UPSTREAMS": "\n".join(groups),
             "COOKIE_ROUTES": routes,

@@ -4,6 +4,7 @@ said to be unreachable."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 import pytest
@@ -56,6 +57,13 @@ def test_localhost_becomes_the_machines_network_address_with_the_browsers_port()
         listen="127.0.0.1",
     )
     assert choose(proxied, LAN).root == "http://192.0.2.2:8080/"
+    # serve.sh's nginx says where it listens: on the network, or on this machine only
+    for listen, source in (("0.0.0.0", NETWORK), ("127.0.0.1", LOOPBACK), ("::", NETWORK)):
+        headers = {**proxied.headers, "X-Attention-Listen": listen}
+        found = choose(replace(proxied, headers=headers), LAN)
+        assert found.source == source and found.listens_locally == (source == LOOPBACK)
+    headers = {**proxied.headers, "X-Attention-Listen": "192.0.2.7"}
+    assert choose(replace(proxied, headers=headers), LAN).root == "http://192.0.2.7:8080/"
 
 
 def test_a_server_listening_on_one_address_is_joined_there_or_only_from_this_machine():

@@ -43,6 +43,7 @@ def test_nginx_conf_keeps_learners_on_one_worker_by_a_cookie(run_dir):
         "proxy_set_header Connection $connection_upgrade;",
         "proxy_read_timeout 1h;",
         "add_header Set-Cookie $worker_cookie always;",
+        'proxy_set_header X-Attention-Listen "127.0.0.1";',  # the join link: not the network's
     ):
         assert line in conf
 

@@ -138,8 +138,8 @@ def address_notes() -> None:
             _(
                 "**Learners' devices cannot open this link**: the app accepts connections "
                 "from this computer only. Start it so that it listens on the network "
-                "(`--server.address 0.0.0.0`), or set `ATTENTION_PUBLIC_URL` to the address "
-                "learners can open."
+                "(`--server.address 0.0.0.0`; with `deploy/serve.sh`, `--address 0.0.0.0`), or "
+                "set `ATTENTION_PUBLIC_URL` to the address learners can open."
             ),
             icon=":material/wifi_off:",
         )
