@@ -41,6 +41,8 @@ EXTRA = (
         "KV cache: generation step by step",
     ),
 )
+# The join slide's link, as a room's network would give it (192.0.2.0/24 is for documentation).
+JOIN_ADDRESS = "http://192.0.2.10:8501/"
 LAPTOP = {"viewport": {"width": 1280, "height": 720}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 # Each page's shots: (suffix, query, device). A phone shows a page's first screen.
@@ -74,7 +76,7 @@ def main() -> None:
     lang = parser.parse_args().lang
     out = OUT if lang == "en" else OUT / lang
     out.mkdir(parents=True, exist_ok=True)
-    process, url = start_server()
+    process, url = start_server(env={"ATTENTION_PUBLIC_URL": JOIN_ADDRESS})
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -103,9 +105,30 @@ def main() -> None:
                 page.screenshot(path=str(OUT / f"{name}.png"))
                 print(f"docs/screenshots/{name}.png")
                 context.close()
+            if lang == "en":
+                join_slide(browser, url)
             browser.close()
     finally:
         stop_server(process)
+
+
+def join_slide(browser, url: str) -> None:
+    """The teacher's join slide at 1280×720: Class → Teach a class, then *Join slide*."""
+    context = browser.new_context(**LAPTOP)
+    page = context.new_page()
+    page.goto(url)
+    wait_drawn(page)
+    page.locator(".st-key-class_menu button").first.click()
+    page.locator(".st-key-class_start button").first.click()
+    page.locator(".st-key-class_bar_slide button").first.wait_for()
+    page.keyboard.press("Escape")
+    page.locator(".st-key-class_bar_slide button").first.click()
+    page.locator(".st-key-join_qr img").wait_for()
+    wait_idle(page)  # the slide has no sidebar, whose link wait_drawn waits for
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(OUT / "class-join_slide.png"))
+    print("docs/screenshots/class-join_slide.png")
+    context.close()
 
 
 if __name__ == "__main__":

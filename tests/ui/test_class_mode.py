@@ -345,6 +345,7 @@ def test_a_tab_opened_without_the_link_offers_to_lead_the_class_this_browser_kee
 # --- joining from the room: the join link's address and the join slide -----------------------
 
 PUBLIC = "https://class.example.org/attention"  # ATTENTION_PUBLIC_URL, as a host sets it
+SLIDE_TITLE = "Join the class"
 
 
 def slide_texts(at) -> list[str]:
@@ -362,10 +363,12 @@ def test_the_join_slide_shows_the_code_link_qr_code_and_live_count_and_back_retu
     link = f"{PUBLIC}/?class={code}"
     banner = [body for _, _, body in alerts(at) if "Teaching class" in body]
     assert len(banner) == 1 and f"`{link}`" in banner[0] and "join slide" in banner[0]
-    assert at.title  # the lesson, with its title
+    lesson = [t.value for t in at.title]
+    assert lesson and lesson != [SLIDE_TITLE]
     at.button(key="class_bar_slide").click().run()
     assert_clean(at)
-    assert not at.title and not at.get("vega_lite_chart")  # the slide alone
+    assert [t.value for t in at.title] == [SLIDE_TITLE]  # the slide alone
+    assert not at.get("vega_lite_chart") and not at.sidebar.code
     texts = slide_texts(at)
     assert f"`{code}`" in texts and f"`{link}`" in texts
     assert "**0** learners following" in texts
@@ -376,7 +379,7 @@ def test_the_join_slide_shows_the_code_link_qr_code_and_live_count_and_back_retu
     assert "**1** learner following" in slide_texts(at)
     at.button(key="join_slide_back").click().run()
     assert_clean(at)
-    assert at.title and not images(at)
+    assert [t.value for t in at.title] == lesson and not images(at)
     assert any("Teaching class" in body for _, _, body in alerts(at))
 
 
@@ -390,13 +393,13 @@ def test_the_class_dialog_opens_the_join_slide_and_a_learner_has_no_join_slide(m
     at.button(key="class_menu").click()
     at.button(key="class_slide").click().run()
     assert_clean(at)
-    assert not at.title and f"`{code}`" in slide_texts(at)
+    assert [t.value for t in at.title] == [SLIDE_TITLE] and f"`{code}`" in slide_texts(at)
     learner = open_page(params={"class": code})
     assert_clean(learner)
     assert "class_bar_slide" not in [b.key for b in learner.button]
     learner.session_state[joining.SLIDE] = True  # even a forged flag shows a learner no slide
     learner.run()
-    assert learner.title and not images(learner)
+    assert [t.value for t in learner.title] != [SLIDE_TITLE] and not images(learner)
 
 
 def test_a_bad_public_url_setting_is_named_and_the_network_address_used(monkeypatch):

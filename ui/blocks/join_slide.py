@@ -26,6 +26,7 @@ SLIDE_CSS = """
 .stApp .st-key-join_slide { min-height: calc(100vh - 2.5rem); justify-content: center; }
 .stApp .st-key-join_qr img
   { width: min(37vw, calc(100vh - 3rem)) !important; max-width: none !important; height: auto; }
+.stApp .st-key-join_slide h1 { font-size: clamp(40px, 3.2vw, 68px); padding: 0 0 0.2em; }
 .stApp .st-key-join_slide p { font-size: clamp(28px, 2.2vw, 48px); line-height: 1.25; }
 .stApp .st-key-join_slide code { color: inherit; background: none; padding: 0; }
 .stApp .st-key-join_slide .st-key-join_link code
@@ -58,7 +59,8 @@ def show_join_slide() -> bool:
         with picture, st.container(key="join_qr"):
             show_qr(link, 640)
         with words:
-            st.markdown(_("**Join the class**: scan the QR code, or open"))
+            st.title(_("Join the class"), anchor=False)
+            st.markdown(_("Scan the QR code, or open"))
             with st.container(key="join_link"):
                 st.markdown(safe.md(link, LINK_LIMIT))
             st.markdown(_("or type the class code under *Class → Join a class*:"))
