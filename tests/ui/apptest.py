@@ -218,15 +218,6 @@ def assert_clean(at: AppTest, *, allow_guarded: bool = False) -> None:
         assert guarded_messages(at) == [], guarded_messages(at)
 
 
-def start_class(at: AppTest) -> AppTest:
-    """Teach a class from this session: *Class → Teach a class*. AppTest draws a dialog only
-    in the run its button opens it, so, once it is drawn, both buttons are pressed for one run."""
-    at.button(key="class_menu").click().run()
-    at.button(key="class_menu").click()
-    at.button(key="class_start").click()
-    return at.run()
-
-
 def images(at: AppTest) -> list[tuple[str, str]]:
     """Every image on the page as (its text alternative, its URL)."""
     return [(img.alt, img.url) for element in at.get("image") for img in element.proto.imgs]

@@ -19,7 +19,6 @@ from tests.ui.apptest import (
     open_page,
     shown_settings,
     shown_texts,
-    start_class,
     url_params,
 )
 from ui.session import class_mode, joining, teacher_cookie
@@ -357,11 +356,10 @@ def test_the_join_slide_shows_the_code_link_qr_code_and_live_count_and_back_retu
     page, monkeypatch
 ):
     monkeypatch.setenv(PUBLIC_URL, PUBLIC)
-    at = start_class(open_page(page))
-    assert_clean(at)
-    code = at.session_state[class_mode.MEMBERSHIP].code
+    at = open_page(page)
+    code, _key = teach(at)
     link = f"{PUBLIC}/?class={code}"
-    banner = [body for _, _, body in alerts(at) if "Teaching class" in body]
+    banner = said(at, "Teaching class")
     assert len(banner) == 1 and f"`{link}`" in banner[0] and "join slide" in banner[0]
     lesson = [t.value for t in at.title]
     assert lesson and lesson != [SLIDE_TITLE]
@@ -380,13 +378,13 @@ def test_the_join_slide_shows_the_code_link_qr_code_and_live_count_and_back_retu
     at.button(key="join_slide_back").click().run()
     assert_clean(at)
     assert [t.value for t in at.title] == lesson and not images(at)
-    assert any("Teaching class" in body for _, _, body in alerts(at))
+    assert said(at, "Teaching class")
 
 
 def test_the_class_dialog_opens_the_join_slide_and_a_learner_has_no_join_slide(monkeypatch):
     monkeypatch.setenv(PUBLIC_URL, PUBLIC)
-    at = start_class(open_page())
-    code = at.session_state[class_mode.MEMBERSHIP].code
+    at = open_page()
+    code, _key = teach(at)
     at.button(key="class_menu").click().run()
     dialog_qr = images(at)
     assert dialog_qr and dialog_qr[0][0] == f"QR code of the join link {PUBLIC}/?class={code}"
@@ -405,21 +403,43 @@ def test_the_class_dialog_opens_the_join_slide_and_a_learner_has_no_join_slide(m
 def test_a_bad_public_url_setting_is_named_and_the_network_address_used(monkeypatch):
     monkeypatch.setenv(PUBLIC_URL, "class.example.org:8501")
     monkeypatch.setattr(joining, "network_addresses", lambda: ["192.0.2.2"])
-    at = start_class(open_page())
-    assert_clean(at)
-    code = at.session_state[class_mode.MEMBERSHIP].code
-    said = [body for _, _, body in alerts(at) if "`ATTENTION_PUBLIC_URL` is not used" in body]
-    assert len(said) == 1 and "`class.example.org:8501`" in said[0], alerts(at)
+    at = open_page()
+    code, _key = teach(at)
+    refused = said(at, "`ATTENTION_PUBLIC_URL` is not used")
+    assert len(refused) == 1 and "`class.example.org:8501`" in refused[0], alerts(at)
     assert any(f"`http://192.0.2.2:8501/?class={code}`" in body for _, _, body in alerts(at))
 
 
 def test_with_no_network_address_the_teacher_is_told_what_to_do(monkeypatch):
     monkeypatch.delenv(PUBLIC_URL, raising=False)
     monkeypatch.setattr(joining, "network_addresses", lambda: [])
-    at = start_class(open_page())
-    assert_clean(at)
-    said = [body for _, _, body in alerts(at) if "cannot open this link" in body]
-    assert len(said) == 1 and "ATTENTION_PUBLIC_URL" in said[0], alerts(at)
+    at = open_page()
+    teach(at)
+    unreachable = said(at, "cannot open this link")
+    assert len(unreachable) == 1 and "ATTENTION_PUBLIC_URL" in unreachable[0], alerts(at)
     at.button(key="class_bar_slide").click().run()
-    assert any("cannot open this link" in body for _, _, body in alerts(at))
+    assert said(at, "cannot open this link")
     assert "localhost" in images(at)[0][0]
+
+
+def test_the_join_slide_closes_when_the_class_ends_or_another_tab_leads(cookies):
+    at = open_page()
+    code, key = teach(at)
+    at.button(key="class_bar_slide").click().run()
+    assert [t.value for t in at.title] == [SLIDE_TITLE]
+    cookies[f"attention_teacher_{code}"] = key
+    open_page(params={"class": code})  # the teacher's browser, another tab: it leads now
+    at.run()
+    assert_clean(at)
+    assert [t.value for t in at.title] != [SLIDE_TITLE] and not images(at)
+    assert said(at, f"**Another tab or device leads class `{code}` now.**")
+    other = open_page()
+    code, key = teach(other)
+    other.button(key="class_bar_slide").click().run()
+    classroom().end(code, key)  # ended from another device with the key
+    other.run()
+    assert_clean(other)
+    assert [t.value for t in other.title] != [SLIDE_TITLE] and not images(other)
+    assert class_mode.MEMBERSHIP not in other.session_state or (
+        other.session_state[class_mode.MEMBERSHIP] is None
+    )

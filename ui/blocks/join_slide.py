@@ -49,7 +49,7 @@ def show_join_slide() -> bool:
     member = class_mode.membership()
     if not joining.slide_open():
         return False
-    if member is None or not member.teaching:  # the class ended here: the lesson again
+    if member is None or not member.teaching or member.superseded:  # ended, or led elsewhere
         joining.close_slide()
         return False
     link = class_mode.join_link(member.code)
@@ -92,6 +92,8 @@ def slide_button(key: str, label: str, primary: bool = False) -> None:
 
 @st.fragment(run_every=COUNT_EVERY)
 def _count() -> None:
+    if class_mode.teacher_look():  # the class ended, or another tab took the lead: the page
+        st.rerun(scope="app")
     count = class_mode.following_count()
     with st.container(key="join_count"):
         if count is None:
