@@ -2,6 +2,11 @@
 
 Only the holder of the teacher key changes a class; a learner only says it is following and
 answers the open question. Every refusal is an exception whose message a learner reads.
+
+A question is answered in rounds (peer instruction: vote, discuss, vote again). Asking it
+opens a new round, numbered on from the question's earlier ones; *Vote again* opens one more
+(its answers start empty, the first round's are kept). Each answer is stored per question and
+round with the time it was given.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ VIEW_MAX_CHARS = 20_000  # a view's link (a 12 × 16 matrix with labels is under
 CHOICES_MAX = 6
 ANSWERS_MAX = MEMBERS_MAX
 QUESTION_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
+QUESTIONS_MAX = 60  # questions asked in one class
+ROUNDS_MAX = 40  # rounds of one question in one class
 PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,60}")
 
 
@@ -60,6 +67,16 @@ class ClassState:
     choices: int
     revealed: bool
     leader: str = ""  # the token of the one session that leads now
+    round: int = 0  # the open question's current round (its answers are counted)
+    first_round: int = 0  # the round this asking began with (before any *Vote again*)
+    shown: bool = False  # the teacher shows the answers' histograms
+    conceal: bool = False  # the teacher's screen hides what gives an open question away
+    rounds: tuple[tuple[str, int], ...] = ()  # every question asked, with its last round
+
+    @property
+    def voted_again(self) -> bool:
+        """The open question is in its second round of this asking."""
+        return bool(self.question) and self.round > self.first_round
 
 
 class Classroom:
@@ -125,6 +142,11 @@ class Classroom:
             choices=int(fields.get("choices", "0")),
             revealed=fields.get("revealed") == "1",
             leader=fields.get("leader", ""),
+            round=_int(fields.get("round", "0")),
+            first_round=_int(fields.get("first_round", "0")),
+            shown=fields.get("shown") == "1",
+            conceal=fields.get("conceal") == "1",
+            rounds=_read_rounds(fields.get("rounds", "")),
         )
         if len(self._recent) > 1000:
             self._recent.clear()
@@ -179,12 +201,57 @@ class Classroom:
         self._recent.pop(code, None)
 
     def ask(self, code: str, key: str, question: str, choices: int) -> int:
-        """Open ``question`` (with ``choices`` options) for the class; its answer hidden."""
+        """Open ``question`` (with ``choices`` options) for the class in a new round; its
+        answer hidden, and the answers' histogram too until the teacher shows it."""
         if not QUESTION_ID.fullmatch(question) or not 2 <= choices <= CHOICES_MAX:
             raise RefusedError(_("a question needs an id of lowercase letters and 2 to 6 choices"))
         self.check_key(code, key)
-        fields = {"question": question, "choices": str(choices), "revealed": "0"}
+        rounds = dict(self.state(code).rounds)
+        if question not in rounds and len(rounds) >= QUESTIONS_MAX:
+            raise RefusedError(
+                _("a class asks {QUESTIONS_MAX} questions at most").format(
+                    QUESTIONS_MAX=QUESTIONS_MAX
+                )
+            )
+        fields = {"question": question, "choices": str(choices), "revealed": "0", "shown": "0"}
+        fields |= self._next_round(rounds, question)
+        fields["first_round"] = fields["round"]
         return self._do(lambda: self._store.write(code, fields, bump=True))
+
+    def vote_again(self, code: str, key: str) -> int:
+        """A second round of the open question: its answers start empty, the first round's
+        are kept; its answer and histograms hidden again."""
+        self.check_key(code, key)
+        current = self.state(code)
+        if not current.question:
+            raise RefusedError(_("no question is open in the class"))
+        if current.voted_again:
+            raise RefusedError(_("this question has been voted on twice already"))
+        fields = {"revealed": "0", "shown": "0"}
+        fields |= self._next_round(dict(current.rounds), current.question)
+        return self._do(lambda: self._store.write(code, fields, bump=True))
+
+    @staticmethod
+    def _next_round(rounds: dict[str, int], question: str) -> dict[str, str]:
+        number = rounds.get(question, 0) + 1
+        if number > ROUNDS_MAX:
+            raise RefusedError(
+                _("a question has {ROUNDS_MAX} rounds at most").format(ROUNDS_MAX=ROUNDS_MAX)
+            )
+        rounds[question] = number
+        return {"round": str(number), "rounds": ",".join(f"{q}:{n}" for q, n in rounds.items())}
+
+    def show_answers(self, code: str, key: str, shown: bool = True) -> int:
+        """Show (or hide) the open question's histograms on the teacher's screen (no new
+        version: followers show nothing of it, and are not made to run again)."""
+        self.check_key(code, key)
+        return self._do(lambda: self._store.write(code, {"shown": "1" if shown else "0"}))
+
+    def conceal(self, code: str, key: str, hidden: bool = True) -> int:
+        """Hide (or show again) on the teacher's screen what gives an open question away
+        (followers never see it while the question is open: no new version for them)."""
+        self.check_key(code, key)
+        return self._do(lambda: self._store.write(code, {"conceal": "1" if hidden else "0"}))
 
     def reveal(self, code: str, key: str, shown: bool = True) -> int:
         """Show (or hide again) the open question's answer on every follower."""
@@ -194,7 +261,7 @@ class Classroom:
 
     def close_question(self, code: str, key: str) -> int:
         self.check_key(code, key)
-        fields = {"question": "", "choices": "0", "revealed": "0"}
+        fields = {"question": "", "choices": "0", "revealed": "0", "shown": "0"}
         return self._do(lambda: self._store.write(code, fields, bump=True))
 
     def follow(self, code: str, learner: str) -> None:
@@ -229,18 +296,58 @@ class Classroom:
                 _("an answer is one of the {choices} choices").format(choices=current.choices)
             )
         self.follow(current.code, learner)
-        self._do(lambda: self._store.put_answer(current.code, question, learner, choice))
+        at, round_ = self._clock(), current.round
+        self._do(
+            lambda: self._store.put_answer(current.code, question, round_, learner, choice, at)
+        )
 
-    def tally(self, code: str, question: str) -> list[int]:
-        """How many learners chose each choice of ``question`` (its open number of choices)."""
+    def tally(self, code: str, question: str, round_: int | None = None) -> list[int]:
+        """How many learners chose each choice of the open ``question`` in round ``round_``
+        (its current round by default); [] when ``question`` is not open."""
         current = self.state(code)
         counts = [0] * max(current.choices, 0)
         if question != current.question:
             return counts
-        for choice in self._do(lambda: self._store.answers(current.code, question)):
+        number = current.round if round_ is None else round_
+        given = self._do(lambda: self._store.answers(current.code, question, number))
+        for choice, _at in given.values():
             if 0 <= choice < len(counts):
                 counts[choice] += 1
         return counts
+
+    def answer_of(self, code: str, learner: str, question: str) -> int | None:
+        """``learner``'s choice in the open ``question``'s current round, or None."""
+        current = self.state(code)
+        if not current.question or question != current.question:
+            return None
+        found = self._do(
+            lambda: self._store.answer_of(current.code, question, current.round, learner)
+        )
+        return found[0] if found is not None else None
+
+    def answer_rows(self, code: str, key: str) -> list[tuple[str, str, int, int, float]]:
+        """Every answer the class gave, for its teacher: (learner id, question, round, choice,
+        time answered), by question as asked, round and time. No names: ids are random."""
+        self.check_key(code, key)
+        current = self.state(code)
+        rows = []
+        for question, last in current.rounds:
+            for number in range(1, last + 1):
+                given = self._do(
+                    lambda q=question, n=number: self._store.answers(current.code, q, n)
+                )
+                found = sorted(given.items(), key=lambda item: (item[1][1], item[0]))
+                rows += [(who, question, number, c, at) for who, (c, at) in found]
+        return rows
+
+
+def _int(text: str) -> int:
+    return int(text) if text.isdigit() else 0
+
+
+def _read_rounds(text: str) -> tuple[tuple[str, int], ...]:
+    found = (part.partition(":") for part in text.split(",") if part)
+    return tuple((q, int(n)) for q, _sep, n in found if QUESTION_ID.fullmatch(q) and n.isdigit())
 
 
 def _code(text: str) -> str:

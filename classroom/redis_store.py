@@ -1,11 +1,11 @@
 """Classes in Redis, shared by the lecture hall's workers (``deploy/serve.sh`` starts it).
 
 Keys of class ``K7RM3Q``: ``class:K7RM3Q`` (a hash of its fields), ``class:K7RM3Q:seen`` (a
-sorted set: learner id → last seen) and ``class:K7RM3Q:answers:<question>`` (a hash: learner
-id → choice). Each write refreshes every key's expiry to ``IDLE_SECONDS``. A write (of fields,
-conditional or not) and a learner's "seen" are Lua scripts, checked and done at once: none
-writes to a class ended (deleted) meanwhile, which would leave a key of it behind, and a
-write to a class that is gone raises KeyError, as the memory store does.
+sorted set: learner id → last seen) and ``class:K7RM3Q:answers:<question>:<round>`` (a hash:
+learner id → "choice:time"). Each write refreshes every key's expiry to ``IDLE_SECONDS``. A
+write (of fields, conditional or not) and a learner's "seen" are Lua scripts, checked and done
+at once: none writes to a class ended (deleted) meanwhile, which would leave a key of it
+behind, and a write to a class that is gone raises KeyError, as the memory store does.
 """
 
 from __future__ import annotations
@@ -115,17 +115,35 @@ class RedisStore:
     def count_seen(self, code: str, since: float) -> int:
         return int(self._call(lambda r: r.zcount(self._keys(code)[1], since, "+inf")))
 
-    def put_answer(self, code: str, question: str, member: str, choice: int) -> None:
-        key = f"class:{code}:answers:{question}"
+    def put_answer(
+        self, code: str, question: str, round_: int, member: str, choice: int, at: float
+    ) -> None:
+        key = _answers_key(code, question, round_)
 
         def work(r):
             pipe = r.pipeline()
-            pipe.hset(key, member, str(choice))
+            pipe.hset(key, member, f"{choice}:{at:.3f}")
             self._refresh(pipe, code, key)
             pipe.execute()
 
         self._call(work)
 
-    def answers(self, code: str, question: str) -> list[int]:
-        key = f"class:{code}:answers:{question}"
-        return [int(v) for v in self._call(lambda r: r.hvals(key))]
+    def answers(self, code: str, question: str, round_: int) -> dict[str, tuple[int, float]]:
+        key = _answers_key(code, question, round_)
+        given = self._call(lambda r: r.hgetall(key))
+        return {member: _answer(value) for member, value in given.items()}
+
+    def answer_of(
+        self, code: str, question: str, round_: int, member: str
+    ) -> tuple[int, float] | None:
+        value = self._call(lambda r: r.hget(_answers_key(code, question, round_), member))
+        return _answer(value) if value is not None else None
+
+
+def _answers_key(code: str, question: str, round_: int) -> str:
+    return f"class:{code}:answers:{question}:{round_}"
+
+
+def _answer(value: str) -> tuple[int, float]:
+    choice, _, at = value.partition(":")
+    return int(choice), float(at or 0.0)

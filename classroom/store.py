@@ -2,7 +2,7 @@
 
 Every key of a class expires after ``IDLE_SECONDS`` without a write; the store holds no
 personal data: a class's fields, random learner ids with the time each was last seen, and
-each learner id's answer to each question.
+each learner id's answer to each round of each question, with the time it was given.
 """
 
 from __future__ import annotations
@@ -49,11 +49,19 @@ class ClassStore(Protocol):
     def count_seen(self, code: str, since: float) -> int:
         """How many members were seen at ``since`` or later."""
 
-    def put_answer(self, code: str, question: str, member: str, choice: int) -> None:
-        """``member``'s answer to ``question`` (a second answer replaces the first)."""
+    def put_answer(
+        self, code: str, question: str, round_: int, member: str, choice: int, at: float
+    ) -> None:
+        """``member``'s answer to round ``round_`` of ``question``, given at ``at`` (a second
+        answer replaces the first)."""
 
-    def answers(self, code: str, question: str) -> list[int]:
-        """Every member's answer to ``question``."""
+    def answers(self, code: str, question: str, round_: int) -> dict[str, tuple[int, float]]:
+        """Every member's answer to round ``round_`` of ``question``: member → (choice, at)."""
+
+    def answer_of(
+        self, code: str, question: str, round_: int, member: str
+    ) -> tuple[int, float] | None:
+        """``member``'s answer to round ``round_`` of ``question`` (choice, at), or None."""
 
 
 @dataclass
@@ -61,7 +69,7 @@ class _Class:
     fields: dict[str, str]
     touched: float
     seen: dict[str, float] = field(default_factory=dict)
-    answers: dict[str, dict[str, int]] = field(default_factory=dict)
+    answers: dict[tuple[str, int], dict[str, tuple[int, float]]] = field(default_factory=dict)
 
 
 class MemoryStore:
@@ -138,14 +146,24 @@ class MemoryStore:
             found = self._live(code)
             return sum(t >= since for t in found.seen.values()) if found is not None else 0
 
-    def put_answer(self, code: str, question: str, member: str, choice: int) -> None:
+    def put_answer(
+        self, code: str, question: str, round_: int, member: str, choice: int, at: float
+    ) -> None:
         with self._lock:
-            self._touched(code).answers.setdefault(question, {})[member] = choice
+            given = self._touched(code).answers.setdefault((question, round_), {})
+            given[member] = (choice, at)
 
-    def answers(self, code: str, question: str) -> list[int]:
+    def answers(self, code: str, question: str, round_: int) -> dict[str, tuple[int, float]]:
         with self._lock:
             found = self._live(code)
-            return list(found.answers.get(question, {}).values()) if found is not None else []
+            return dict(found.answers.get((question, round_), {})) if found is not None else {}
+
+    def answer_of(
+        self, code: str, question: str, round_: int, member: str
+    ) -> tuple[int, float] | None:
+        with self._lock:
+            found = self._live(code)
+            return found.answers.get((question, round_), {}).get(member) if found else None
 
 
 def open_store(url: str | None = None) -> ClassStore:

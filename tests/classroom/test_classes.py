@@ -316,7 +316,7 @@ def test_every_redis_key_of_a_class_expires_and_stays_bounded(redis_server):
         room.answer(code, learner, "causal_first", 1)
     client = redis.Redis.from_url(url)
     keys = sorted(k.decode() for k in client.keys(f"class:{code}*"))
-    assert keys == [f"class:{code}", f"class:{code}:answers:causal_first", f"class:{code}:seen"]
+    assert keys == [f"class:{code}", f"class:{code}:answers:causal_first:1", f"class:{code}:seen"]
     assert all(0 < client.ttl(k) <= IDLE_SECONDS for k in keys)
 
 
