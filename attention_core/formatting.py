@@ -65,6 +65,7 @@ _COUNTED = {
     "head": lambda n: ngettext("{count} head", "{count} heads", n),
     "sample": lambda n: ngettext("{count} sample", "{count} samples", n),
     "dropout sample": lambda n: ngettext("{count} dropout sample", "{count} dropout samples", n),
+    "answer": lambda n: ngettext("{count} answer", "{count} answers", n),
 }
 
 

@@ -176,7 +176,9 @@ if loaded is not None:
     st.header(_("One word, two contexts"))
     word = controls.widget("compare", page.settings)
     comparison = page.call(cached.word_in_two_sentences, ODYSSEY, AMAZON, word.lower())
-    if comparison is not None:
+    if comparison is not None and page_frame.giveaway(
+        page, "real_ship", _("The two cosines of the word")
+    ):
         first, second = st.columns(2)
         first.metric(
             _("cosine of its two contextual vectors"), page.number(comparison.contextual_cosine)
@@ -212,5 +214,6 @@ page_frame.predict(
         _("After the model adds context"),
         _("The same before and after"),
     ),
+    correct=0,
 )
 page_frame.finish(page)

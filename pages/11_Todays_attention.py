@@ -19,7 +19,7 @@ grouped_heads.show_grouped_query(page)
 grouped_heads.show_head_split(page)
 generation.show_window(page)
 generation.show_kv_cache(page)
-generation.show_rope(page)
+generation.show_rope(page, question="rope_relative")
 page_frame.predict(
     page,
     _(
@@ -33,5 +33,6 @@ page_frame.predict(
     ),
     key="rope_relative",
     choices=(_("Yes, the same"), _("No, later positions score differently")),
+    correct=0,
 )
 page_frame.finish(page)

@@ -70,7 +70,9 @@ with right:
     heatmaps.show_heatmap(page, matrix, "hm_inputs", max_width=beside)
 
 st.header(_("How alike are two tokens?"))
-if not page.present:
+if not page.present and page_frame.giveaway(
+    page, "embeddings_dot_vs_cos", _("What the dot product and the cosine measure")
+):
     st.markdown(
         _(
             "The **dot product** x⁽ⁱ⁾·x⁽ʲ⁾ multiplies matching numbers and adds them up: it grows "
@@ -133,5 +135,6 @@ page_frame.predict(
     ),
     key="embeddings_dot_vs_cos",
     choices=(_("Always the same token"), _("Not always: a long vector can win the dot product")),
+    correct=1,
 )
 page_frame.finish(page)

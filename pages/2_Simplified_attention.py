@@ -78,7 +78,9 @@ if scale != 1:
             "4 use them as they are."
         ).format(scale=scale)
     )
-if not page.present:
+if not page.present and page_frame.giveaway(
+    page, "simplified_shift", _("What each way of turning scores into weights does")
+):
     st.markdown(
         _(
             "Dividing by the sum works only while every score is positive; negative scores give "
@@ -107,6 +109,7 @@ page_frame.predict(
         _("Both stay the same"),
         _("Softmax changes; divided by the sum stays"),
     ),
+    correct=1,
 )
 
 st.header(_("3. The context vector of token {query}").format(query=query + 1))

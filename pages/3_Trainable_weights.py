@@ -66,13 +66,14 @@ focus_panel.show_focus(page, trace, head)
 sentences.announce(page, trace, head)
 
 st.header(_("For every token at once"))
-heatmaps.show_side_by_side(
-    page,
-    [
-        (heatmaps.scores_heatmap(page, trace, head), "hm_tw_scores"),
-        (heatmaps.weights_heatmap(page, trace, head), "hm_tw_weights"),
-    ],
-)
+if page_frame.giveaway(page, "weights_symmetry", _("The scores and weights of every token")):
+    heatmaps.show_side_by_side(
+        page,
+        [
+            (heatmaps.scores_heatmap(page, trace, head), "hm_tw_scores"),
+            (heatmaps.weights_heatmap(page, trace, head), "hm_tw_weights"),
+        ],
+    )
 page_frame.predict(
     page,
     _("With trainable weights, is the score of token A against token B the same as B against A?"),
@@ -83,6 +84,7 @@ page_frame.predict(
     ),
     key="weights_symmetry",
     choices=(_("Yes, always"), _("Not in general")),
+    correct=1,
 )
 
 st.header(_("Book parity"))

@@ -60,8 +60,9 @@ for column, trace in zip(columns, traces.values(), strict=True):
         )
     )
 
+QUESTION = "scaling_variance"  # what follows states its answer: hidden while a class answers it
 st.header(_("On random vectors, d from 1 to 1024"))
-if not page.present:
+if not page.present and page_frame.giveaway(page, QUESTION, _("The variance of q·k against d")):
     st.markdown(
         _(
             "Queries and keys with independent entries of variance 1 (200 queries × 16 keys for "
@@ -77,6 +78,8 @@ LINE_CHARTS = (  # (measure, axis title, chart title, log axis)
 )
 for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, strict=True):
     with column:
+        if measure == "variance" and not page_frame.giveaway(page, QUESTION, heading.capitalize()):
+            continue
         spec = bars_and_curves.make_line_chart(
             rows,
             y=measure,
@@ -92,7 +95,7 @@ for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, s
 
 st.header(_("Why √d and not d? Measured at d = 512"))
 at = {r["scaling"]: r for r in rows if r["d"] == 512}
-if at:
+if at and page_frame.giveaway(page, QUESTION, _("The table measured at d = 512")):
     uniform = float(at["none"]["uniform_entropy"])
     effects = {
         "none": _("scores too large: the softmax saturates"),
@@ -130,7 +133,8 @@ page_frame.predict(
         "It doubles: q·k is a sum of d_k products, each with variance 1, so the variance is d_k. "
         "Dividing by √d_k divides the variance by d_k and brings it back to 1."
     ),
-    key="scaling_variance",
+    key=QUESTION,
     choices=(_("It stays the same"), _("It doubles"), _("It grows by √2"), _("It quadruples")),
+    correct=1,
 )
 page_frame.finish(page)

@@ -275,5 +275,6 @@ page_frame.predict(
     ),
     key="causal_first",
     choices=(_("The first token's"), _("The last token's"), _("Every token's"), _("No token's")),
+    correct=0,
 )
 page_frame.finish(page)

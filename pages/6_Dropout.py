@@ -93,7 +93,9 @@ if not page.present:
 st.header(_("Averaging many samples"))
 samples = controls.widget("samples", page.settings)
 averaged = page.call(dropout_average, train.weights, p, samples, page.settings["dropout_seed"])
-if averaged is not None:
+if averaged is not None and page_frame.giveaway(
+    page, "dropout_expectation", _("The average of many samples")
+):
     average, gap = averaged
     left, right, half = heatmaps.halves(page, heatmaps.weights_heatmap(page, train))
     with left:
@@ -135,5 +137,6 @@ page_frame.predict(
     ).format(kept=1 - p),
     key="dropout_expectation",
     choices=("w", "(1−p)·w", "w/(1−p)", "0"),
+    correct=0,
 )
 page_frame.finish(page)

@@ -173,5 +173,6 @@ page_frame.predict(
     ),
     key="multihead_average",
     choices=(_("Yes, of the first head"), _("No, it is only a summary")),
+    correct=1,
 )
 page_frame.finish(page)

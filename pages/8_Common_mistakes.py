@@ -138,5 +138,6 @@ page_frame.predict(
     ),
     key="mistakes_shapes",
     choices=(_("All of them"), _("Some of them"), _("None of them")),
+    correct=2,
 )
 page_frame.finish(page)

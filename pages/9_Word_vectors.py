@@ -114,6 +114,8 @@ if not page.present:
     )
 with st.spinner(_(cached.SEED001_SPINNER)):
     checks = page.call(cached.seed001) or []
+if not page_frame.giveaway(page, "glove_ship", _("The weights of “ship” in both sentences")):
+    checks = []
 rows_of = {
     "attn_cos_weights(X_o)[6]": (
         _("Odyssey: cosine row of ship"),
@@ -146,21 +148,22 @@ for check in checks:
             ],
         )
     )
-st.markdown(
-    tables.markdown_table(
-        [_("Nugues' chapter 15 prints"), _("ours"), _("largest difference"), _("match")],
-        [
+if checks:
+    st.markdown(
+        tables.markdown_table(
+            [_("Nugues' chapter 15 prints"), _("ours"), _("largest difference"), _("match")],
             [
-                c.printed_as,
-                _(c.ours_as),
-                heatmaps.difference(c.max_diff),
-                "✓" if c.matches else "✗",
-            ]
-            for c in checks
-        ],
-        labelled_rows=False,
+                [
+                    c.printed_as,
+                    _(c.ours_as),
+                    heatmaps.difference(c.max_diff),
+                    "✓" if c.matches else "✗",
+                ]
+                for c in checks
+            ],
+            labelled_rows=False,
+        )
     )
-)
 page_frame.predict(
     page,
     _("In which sentence does “ship” keep more of its own vector, and why?"),
@@ -171,5 +174,6 @@ page_frame.predict(
     ),
     key="glove_ship",
     choices=(_("The Amazon sentence"), _("The Odyssey sentence"), _("The same in both")),
+    correct=0,
 )
 page_frame.finish(page)

@@ -454,6 +454,10 @@ def test_a_class_answers_chart_prints_counts_and_shares_and_says_them_in_its_des
     assert spec["encoding"]["y"]["sort"][1] == "B. **2w**"  # chart text is never Markdown
     assert "3 answers" in spec["description"] and "B. **2w**: 2 (67 %)" in spec["description"]
     assert spec["encoding"]["x"]["axis"]["tickMinStep"] == 1
+    one = make_answer_bars([0, 1], ["w", "2w"], title="Answers", present=True, top=5)
+    assert "1 answer." in one["description"] and "1 answers" not in one["description"]
+    assert one["encoding"]["x"]["scale"]["domain"] == [0, 5]  # two votes share one axis
+    assert one["encoding"]["x"]["axis"]["labelFontSize"] >= 16  # read on the projector
 
 
 # A font with Chinese glyphs (Debian's fonts-noto-cjk): a check of the estimate with real ones.

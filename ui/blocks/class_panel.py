@@ -1,21 +1,18 @@
-"""Class mode on a page: the Class button (a dialog) beside the title, the bar under it (the
-teacher's code and count, or the learner's state), and the class's side of a predict-then-reveal
-question."""
+"""Class mode on a page: the Class button (a dialog) beside the title and the bar under it (the
+teacher's code and count, or the learner's state). The class's side of a question is
+``ui.blocks.class_question``'s."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 
 import streamlit as st
 
 from translation import _
 from ui import safe
-from ui.blocks import join_slide
-from ui.blocks.heatmaps import vega_spec
+from ui.blocks import class_question, join_slide
 from ui.session import class_mode, nav
 from ui.session.run_order import Page
-from ui.specs.bars_and_curves import answer_shares, make_answer_bars
 
 # Seconds between a follower's own looks at the class: the fallback of the worker's push
 # (ui.session.class_mode.push), which reruns a follower within 0.2 s and says "still here".
@@ -102,6 +99,7 @@ def _teacher_menu(member: class_mode.Membership) -> None:
     ):
         class_mode.end_class()
         st.rerun()
+    class_question.show_answers_download()
 
 
 def show_class_bar(page: Page) -> None:
@@ -123,6 +121,8 @@ def show_class_bar(page: Page) -> None:
 
 @st.fragment(run_every=COUNT_EVERY)
 def _teacher_bar(page: Page) -> None:
+    before = class_mode.membership()
+    was_lost = before is not None and before.lost
     class_mode.flush()
     if class_mode.teacher_look():  # another tab took the lead, or the class ended
         st.rerun(scope="app")
@@ -134,6 +134,8 @@ def _teacher_bar(page: Page) -> None:
         return
     count = class_mode.following_count()
     member = class_mode.membership()
+    if was_lost and not member.lost:  # the store is back: the open question, its tally too
+        st.rerun(scope="app")
     code = safe.md(member.code, 10)
     if member.lost or count is None:
         st.error(
@@ -237,66 +239,3 @@ def _look(page_key: str, shown: tuple[bool, bool]) -> None:
     member = class_mode.membership()
     if member is None or (member.lost, member.following) != shown:
         st.rerun(scope="app")
-
-
-def show_class_question(page: Page, key: str, choices: Sequence[str]) -> bool:
-    """The class's side of the question ``key``: the teacher asks, watches the answers and
-    reveals; a learner answers. Returns True when the class has revealed the answer."""
-    member = class_mode.membership()
-    if member is None or not choices:
-        return False
-    found = class_mode.current_state()
-    open_here = found is not None and found.question == key
-    if member.teaching:
-        if not open_here:
-            st.button(
-                _("Ask the class"),
-                key=f"class_ask_{key}",
-                icon=":material/how_to_vote:",
-                on_click=class_mode.ask,
-                args=(key, len(choices)),
-            )
-            return False
-        _answers(page, key, tuple(choices))
-        revealed = bool(found and found.revealed)
-        left, right = st.columns(2)
-        with left:
-            st.button(
-                _("Hide the answer") if revealed else _("Reveal to the class"),
-                key=f"class_reveal_{key}",
-                on_click=class_mode.reveal,
-                args=(not revealed,),
-            )
-        with right:
-            st.button(
-                _("Close the question"),
-                key=f"class_close_{key}",
-                on_click=class_mode.close_question,
-            )
-        return revealed
-    if not open_here:
-        return False
-    widget = f"class_answer_{key}"
-    st.radio(
-        _("Your answer (you may change it until the teacher reveals it)"),
-        range(len(choices)),
-        format_func=lambda i: f"{chr(ord('A') + i)}. {choices[i]}",
-        index=None,
-        key=widget,
-        on_change=class_mode.answer,
-        args=(key, widget),
-        disabled=found.revealed,
-    )
-    return found.revealed
-
-
-@st.fragment(run_every=COUNT_EVERY)
-def _answers(page: Page, key: str, choices: tuple[str, ...]) -> None:
-    counts = class_mode.tally(key)
-    if counts is None or len(counts) != len(choices):
-        st.caption(_("The answers cannot be read now; they are kept and come back by themselves."))
-        return
-    spec = make_answer_bars(counts, choices, title=_("The class's answers"), present=page.present)
-    st.vega_lite_chart(vega_spec(spec), use_container_width=True, key=f"class_answers_{key}")
-    shares = "; ".join(f"{chr(ord('A') + i)}: {s}" for i, s in enumerate(answer_shares(counts)))
-    st.caption(_("{count} answers. {shares}.").format(count=sum(counts), shares=shares))

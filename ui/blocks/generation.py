@@ -15,7 +15,7 @@ from attention_core.reference import MATCH_TOLERANCE
 from attention_core.todays_attention import REACH_LAYERS, rope_shifts, sliding_window
 from translation import _
 from ui import safe
-from ui.blocks import heatmaps, sentences, stepper
+from ui.blocks import heatmaps, page_frame, sentences, stepper
 from ui.session import controls
 from ui.session.run_order import Page
 from ui.specs import tables
@@ -141,8 +141,9 @@ def show_kv_cache(page: Page) -> None:
     )
 
 
-def show_rope(page: Page) -> None:
-    """The RoPE knobs, the angles per position and pair, and scores that ignore a shift."""
+def show_rope(page: Page, question: str = "") -> None:
+    """The RoPE knobs, the angles per position and pair, and scores that ignore a shift
+    (hidden while the class answers ``question``, whose answer they give away)."""
     st.header(_("RoPE: rotary position embeddings"))
     on_column, base_column = st.columns(2)
     with on_column:
@@ -150,7 +151,7 @@ def show_rope(page: Page) -> None:
     with base_column:
         if page.settings["rope"]:
             controls.widget("rope_base", page.settings)
-    if not page.present:
+    if not page.present and page_frame.giveaway(page, question, _("What RoPE's turns keep")):
         st.markdown(
             _(
                 "Chapter 3's attention has no idea of order: shuffle the tokens and every token "
@@ -176,7 +177,7 @@ def show_rope(page: Page) -> None:
         return
     _show_angles(page, trace)
     shifts = page.call(rope_shifts, page.embeddings, trace.config)
-    if shifts:
+    if shifts and page_frame.giveaway(page, question, _("The table of moved positions")):
         st.markdown(
             tables.markdown_table(
                 [

@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
 from translation import N_, _
-from ui.blocks import class_panel, join_slide, sentences
+from ui.blocks import class_panel, class_question, join_slide, sentences
 from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
@@ -86,15 +86,36 @@ def show_notices(page: Page) -> None:
         st.warning(text, icon=":material/info:")
 
 
-def predict(page: Page, question: str, answer: str, key: str, choices: Sequence[str] = ()) -> None:
+def predict(
+    page: Page,
+    question: str,
+    answer: str,
+    key: str,
+    choices: Sequence[str] = (),
+    correct: int = -1,
+) -> None:
     """Ask first; the answer is not on the page until the learner clicks (or, in a class,
-    until the teacher reveals it to everyone). ``choices``: what a class may answer."""
+    until the teacher reveals it to everyone, with the class's answers). ``choices``: what a
+    class may answer; ``correct``: the index of the right one (the shift between two votes
+    is named by it)."""
     st.markdown(_("**Predict, then reveal.** {question}").format(question=question))
-    revealed_by_class = class_panel.show_class_question(page, key, choices)
-    if state.is_revealed(key) or revealed_by_class:
+    asked = class_question.show_class_question(page, key, choices, correct)
+    if asked == class_question.REVEALED:
+        st.success(answer, icon=":material/lightbulb:")
+        class_question.show_class_result(page, key, choices, correct)
+    elif asked == class_question.OPEN:
+        return  # the class's open question: only the teacher reveals its answer
+    elif state.is_revealed(key):
         st.success(answer, icon=":material/lightbulb:")
     else:
         st.button(_("Reveal the answer"), key=f"reveal_{key}", on_click=state.reveal, args=(key,))
+
+
+def giveaway(page: Page, key: str, part: str) -> bool:
+    """Whether to draw ``part`` of the page, which gives away the answer to the question
+    ``key``: not while that question is open in a class and unrevealed (on a learner's
+    screen, and on the teacher's when they hide it); a line says what is hidden instead."""
+    return class_question.shows_giveaway(page, key, part)
 
 
 def link_slot() -> DeltaGenerator:

@@ -529,6 +529,18 @@ def close_question() -> None:
     _teacher_does(lambda c, m: c.close_question(m.code, m.teacher_key))
 
 
+def vote_again() -> None:
+    _teacher_does(lambda c, m: c.vote_again(m.code, m.teacher_key))
+
+
+def show_answers(shown: bool = True) -> None:
+    _teacher_does(lambda c, m: c.show_answers(m.code, m.teacher_key, shown))
+
+
+def conceal(hidden: bool = True) -> None:
+    _teacher_does(lambda c, m: c.conceal(m.code, m.teacher_key, hidden))
+
+
 def _teacher_does(work) -> None:
     member = membership()
     if member is None or not member.teaching:
@@ -566,11 +578,35 @@ def answer(question: str, widget_key: str) -> None:
         say(_("Your answer was not counted: {error}.").format(error=error))
 
 
-def tally(question: str) -> list[int] | None:
+def tally(question: str, round_: int | None = None) -> list[int] | None:
+    """The answers to round ``round_`` of the open ``question`` (None when unreadable)."""
     member = membership()
     if member is None:
         return None
     try:
-        return classroom().tally(member.code, question)
+        return classroom().tally(member.code, question, round_)
+    except ClassError:
+        return None
+
+
+def own_answer(question: str) -> int | None:
+    """This learner's stored choice in the open question's current round (the radio is
+    drawn from it: a widget hidden while the store was lost forgets its value)."""
+    member = membership()
+    if member is None or member.teaching:
+        return None
+    try:
+        return classroom().answer_of(member.code, member.learner, question)
+    except ClassError:
+        return None
+
+
+def answer_rows() -> list[tuple[str, str, int, int, float]] | None:
+    """Every answer of this teacher's class (None when unreadable or not the teacher)."""
+    member = membership()
+    if member is None or not member.teaching:
+        return None
+    try:
+        return classroom().answer_rows(member.code, member.teacher_key)
     except ClassError:
         return None

@@ -113,6 +113,9 @@ BASE_CSS = """
   .stApp [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-class_menu)
     > [data-testid="stColumn"]:first-child { flex: 1 0 100% !important; }
 }
+/* A class question's choices are touch targets 44 px high at least (a phone in the hall). */
+.stApp [class*="st-key-class_answer_"] [role="radiogroup"] label
+  { min-height: 2.75rem; align-items: center; padding: 0.25rem 0.5rem 0.25rem 0; }
 /* The front knobs: one row, or two rows of two where the row is narrow. */
 .stApp .st-key-front_knobs { container-type: inline-size; }
 @container (max-width: 720px) {

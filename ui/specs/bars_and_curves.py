@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from attention_core.formatting import format_number
+from attention_core.formatting import counted, format_number
 from translation import _
 from ui import safe
 from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, text_width
@@ -180,9 +180,15 @@ def answer_shares(counts: Sequence[int]) -> list[str]:
 
 
 def make_answer_bars(
-    counts: Sequence[int], choices: Sequence[str], *, title: str, present: bool = False
+    counts: Sequence[int],
+    choices: Sequence[str],
+    *,
+    title: str,
+    present: bool = False,
+    top: int = 0,
 ) -> dict:
-    """A class's answers to one question: a bar per choice with its count and share."""
+    """A class's answers to one question: a bar per choice with its count and share.
+    ``top``: the axis's end (two rounds drawn side by side share one), else the largest."""
     font = FONT[present]
     names = [f"{chr(ord('A') + i)}. {safe.plain(choice, 40)}" for i, choice in enumerate(choices)]
     records = [
@@ -195,13 +201,13 @@ def make_answer_bars(
         names,
         title=title,
         description=safe.plain(
-            _("{title}. {count} answers. {summary}").format(
-                title=title, count=sum(counts), summary=summary
+            _("{title}. {answers}. {summary}").format(
+                title=title, answers=counted(sum(counts), "answer"), summary=summary
             ),
             600,
         ),
         x_title=_("learners"),
-        top=max(1, *counts),
+        top=max(1, top, *counts),
         font=font,
         height=max(80, math.ceil(font * 2.2) * len(names)),
         label_limit=260,
