@@ -18,4 +18,16 @@ page_frame.show_header(
 head = focus_panel.head_choice(page)
 stage = flow_view.show_stepper(page)
 flow_view.show_flow(page, page.trace, head, stage)
+page_frame.predict(
+    page,
+    _("The focused token's context vector is a weighted sum of which vectors?"),
+    _(
+        "Of the values: each weight, from the query's score against one key, multiplies that "
+        "token's value vector, and the context vector is their sum. The queries and keys only "
+        "decide the weights. Step to the last stages to see the weights meet V."
+    ),
+    key="flow_values",
+    choices=(_("The queries"), _("The keys"), _("The values"), _("The embeddings")),
+    correct=2,
+)
 page_frame.finish(page)

@@ -160,7 +160,7 @@ def test_one_interaction_changes_the_numbers_to_the_cores(page):
     assert snapshot(at) != before
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if p not in (HOME, "0_Flow", "0_Compare")])
+@pytest.mark.parametrize("page", [p for p in PAGES if p not in (HOME, "0_Compare")])
 def test_predict_then_reveal_hides_the_answer_until_asked(page):
     at = open_page(page)
     before = {s.value for s in at.success}
