@@ -7,9 +7,11 @@ does not lose the open question or a learner's ticked answer."""
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import re
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -186,33 +188,68 @@ def test_a_store_outage_keeps_the_open_question_and_the_learners_ticked_answer(m
 
 
 QUESTION_PAGES = [p for p in PAGES if p[:1].isdigit() and p != "0_Compare"]  # lessons and Flow
+README = Path(ENTRY).parent / "README.md"
+
+
+def question_table() -> dict[str, tuple[str, list[str]]]:
+    """The README's table of questions: question → (correct letter, what gives it away)."""
+    rows, inside = {}, False
+    for line in README.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("| page | question | correct |"):
+            inside = True
+        elif inside and not line.startswith("|"):
+            break
+        elif inside and not line.startswith("| ---"):
+            _page, question, correct, parts = (c.strip() for c in line.strip("|").split("|"))
+            rows[question.strip("`")] = (correct, [] if parts == "nothing" else parts.split(", "))
+    return rows
 
 
 @pytest.mark.parametrize("page", QUESTION_PAGES)
-def test_every_lesson_question_can_be_asked_of_the_class(page):
-    """Every lesson's *Predict, then reveal* question has choices, so the teacher can ask it."""
-    teacher, _code, _key = teach(page)
+def test_every_question_can_be_asked_and_hides_what_the_readme_says_gives_it_away(page):
+    """Every *Predict, then reveal* question has choices, so the teacher can ask it; a
+    follower then sees one line in place of each part the README's table names, and the
+    teacher is offered to hide them where there are any."""
+    teacher, code, _key = teach(page)
     asks = [k for k in buttons(teacher) if k.startswith("class_ask_")]
     assert len(asks) == 1, buttons(teacher)
     teacher.button(key=asks[0]).click().run()
     assert_clean(teacher)
-    assert any(k.startswith("class_reveal_") for k in buttons(teacher))
+    question = asks[0].removeprefix("class_ask_")
+    assert f"class_reveal_{question}" in buttons(teacher)
     assert not any("did not change" in body for _, _, body in alerts(teacher))
+    learner = join(code, page)
+    hidden = [c.split(": hidden until")[0].strip("*").lower() for c in captions(learner)]
+    hidden = [h for h, c in zip(hidden, captions(learner), strict=True) if HIDDEN in c]
+    assert hidden == [part.lower() for part in question_table()[question][1]]
+    offered = [t.key for t in teacher.toggle if t.key.startswith("class_conceal_")]
+    assert len(offered) == (1 if hidden else 0)
 
 
-def test_every_lesson_question_names_its_choices_and_its_correct_one():
+def test_every_question_names_its_choices_and_its_correct_one_as_the_readme_does():
     """The shift between two votes is named by the correct choice: every *Predict, then
-    reveal* call gives ``choices`` and a ``correct`` index among them (read from the source)."""
-    import ast
-    from pathlib import Path
-
+    reveal* call gives ``choices`` and a ``correct`` index among them (read from the source),
+    the one the README's table of questions gives."""
     found = {}
     for path in sorted(Path(ENTRY).parent.glob("pages/*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {
+            target.id: node.value.value
+            for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "predict":
                 given = {k.arg: k.value for k in node.keywords}
                 choices, correct = given["choices"], ast.literal_eval(given["correct"])
                 assert isinstance(choices, ast.Tuple) and 0 <= correct < len(choices.elts)
-                found[path.stem] = correct
+                key = given["key"]
+                question = key.value if isinstance(key, ast.Constant) else names[key.id]
+                found[path.stem] = (question, "ABCDEF"[correct])
     assert set(found) == set(QUESTION_PAGES)
-    assert found["4_Scaling"] == 1 and found["5_Causal_mask"] == 0  # "It doubles", "The first"
+    table = question_table()
+    assert {q: letter for q, letter in found.values()} == {q: c for q, (c, _) in table.items()}
+    assert found["4_Scaling"] == ("scaling_variance", "B")  # "It doubles"

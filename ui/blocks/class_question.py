@@ -54,7 +54,7 @@ def show_class_question(page: Page, key: str, choices: Sequence[str], correct: i
             )
             return NOT_ASKED
         _answers(page, key, tuple(choices), correct)
-        _teacher_buttons(key, found)
+        _teacher_buttons(key, found, class_mode.took_giveaway(key))
         return REVEALED if found.revealed else OPEN
     if not open_here:
         return NOT_ASKED
@@ -73,8 +73,9 @@ def show_class_question(page: Page, key: str, choices: Sequence[str], correct: i
     return REVEALED if found.revealed else OPEN
 
 
-def _teacher_buttons(key: str, found: ClassState) -> None:
-    """Show the answers, vote again, reveal, close; and hide what gives the answer away."""
+def _teacher_buttons(key: str, found: ClassState, gives_away: bool) -> None:
+    """Show the answers, vote again, reveal, close; and, where this run drew a part of the
+    page that ``gives_away`` the answer, the choice to hide it on the projector too."""
     first, second, third, fourth = st.columns(4)
     with first:
         st.button(
@@ -107,7 +108,7 @@ def _teacher_buttons(key: str, found: ClassState) -> None:
             key=f"class_close_{key}",
             on_click=class_mode.close_question,
         )
-    if not found.revealed:
+    if gives_away and not found.revealed:
         st.toggle(
             _("Hide what gives it away"),
             value=found.conceal,
@@ -198,6 +199,8 @@ def shows_giveaway(page: Page, key: str, part: str) -> bool:
     member = class_mode.membership()
     if member is None or not key:
         return True
+    if member.teaching:
+        class_mode.mark_giveaway(key)  # the question below offers to hide it
     found = class_mode.current_state(0.0 if member.teaching else class_mode.LOOK_AGE)
     if found is None or found.question != key or found.revealed:
         return True

@@ -48,6 +48,7 @@ CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
 MEMBERSHIP = "_class_membership"
 MESSAGE = "_class_message"  # a refusal to show once, in the class panel
 PUSHED = "_class_pushed"  # the worker's push holds this session as a follower
+GIVEAWAYS = "_class_giveaways"  # questions whose giveaways this run met above the question
 # What a follower keeps of its own: the teacher's view in its type size and its language.
 PERSONAL = ("present", "lang")
 SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
@@ -587,6 +588,20 @@ def tally(question: str, round_: int | None = None) -> list[int] | None:
         return classroom().tally(member.code, question, round_)
     except ClassError:
         return None
+
+
+def mark_giveaway(question: str) -> None:
+    """This run met a part of the page that gives away ``question``'s answer."""
+    st.session_state.setdefault(GIVEAWAYS, set()).add(question)
+
+
+def took_giveaway(question: str) -> bool:
+    """Whether this run met a giveaway of ``question`` above it (and forget it: the next run
+    says again)."""
+    met = st.session_state.get(GIVEAWAYS, set())
+    found = question in met
+    met.discard(question)
+    return found
 
 
 def own_answer(question: str) -> int | None:
