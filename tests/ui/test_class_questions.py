@@ -178,6 +178,8 @@ def test_a_store_outage_keeps_the_open_question_and_the_learners_ticked_answer(m
     learner.run()
     assert_clean(learner)
     assert [r for r in learner.radio if r.key.startswith("class_answer_")] == []
+    assert f"reveal_{QUESTION}" not in buttons(learner)  # still open as far as it knows
+    assert len([c for c in captions(learner) if HIDDEN in c]) == len(GIVEAWAYS)
     monkeypatch.setattr(store, "read", original)
     teacher.run()
     learner.run()

@@ -37,12 +37,17 @@ def show_class_question(page: Page, key: str, choices: Sequence[str], correct: i
         return NOT_ASKED
     found = class_mode.current_state()
     member = class_mode.membership()
-    if found is None:
+    if found is None:  # the store is lost (or the class ended: no membership)
         if member is not None and member.teaching and member.lost:
             st.caption(_("The class's question cannot be read now; it comes back by itself."))
             return OPEN
+        if member is not None and member.lost and class_mode.last_open() == key:
+            st.caption(_("The teacher reveals the answer to the whole class."))
+            return OPEN
         return NOT_ASKED
     open_here = found.question == key
+    if not member.teaching:
+        class_mode.saw_open("" if found.revealed else found.question)
     if member.teaching:
         if not open_here:
             st.button(
@@ -202,9 +207,13 @@ def shows_giveaway(page: Page, key: str, part: str) -> bool:
     if member.teaching:
         class_mode.mark_giveaway(key)  # the question below offers to hide it
     found = class_mode.current_state(0.0 if member.teaching else class_mode.LOOK_AGE)
-    if found is None or found.question != key or found.revealed:
+    member = class_mode.membership()
+    if member is None:
         return True
-    if member.teaching and not found.conceal:
+    lost_while_open = found is None and not member.teaching and class_mode.last_open() == key
+    if not lost_while_open and (found is None or found.question != key or found.revealed):
+        return True
+    if member.teaching and not found.conceal:  # found: a teacher's lost store shows all
         return True
     st.caption(
         _("*{part}: hidden until the teacher reveals the answer to the question below.*").format(

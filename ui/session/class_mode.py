@@ -49,6 +49,7 @@ MEMBERSHIP = "_class_membership"
 MESSAGE = "_class_message"  # a refusal to show once, in the class panel
 PUSHED = "_class_pushed"  # the worker's push holds this session as a follower
 GIVEAWAYS = "_class_giveaways"  # questions whose giveaways this run met above the question
+OPEN_QUESTION = "_class_open_question"  # the unrevealed question a learner last saw open
 # What a follower keeps of its own: the teacher's view in its type size and its language.
 PERSONAL = ("present", "lang")
 SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
@@ -588,6 +589,17 @@ def tally(question: str, round_: int | None = None) -> list[int] | None:
         return classroom().tally(member.code, question, round_)
     except ClassError:
         return None
+
+
+def saw_open(question: str) -> None:
+    """A learner's run saw ``question`` open and unrevealed ("" for none): while the store
+    cannot be read, that question's answer stays hidden on its screen."""
+    st.session_state[OPEN_QUESTION] = question
+
+
+def last_open() -> str:
+    """The unrevealed question this learner last saw open ("" for none)."""
+    return st.session_state.get(OPEN_QUESTION, "")
 
 
 def mark_giveaway(question: str) -> None:
