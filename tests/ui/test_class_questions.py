@@ -18,9 +18,10 @@ from streamlit.testing.v1 import AppTest
 
 from classroom.store import StoreDownError
 from tests.ui.apptest import ENTRY, PAGES, alerts, assert_clean, open_page, title_of, vega_specs
+from tests.ui.test_class_mode import teach as start_teaching
 from ui.blocks.class_question import answers_csv
 from ui.session import class_mode
-from ui.session.class_mode import Membership, classroom
+from ui.session.class_mode import classroom
 
 PAGE, QUESTION = "4_Scaling", "scaling_variance"
 ANSWER_START = "It doubles: q·k is a sum"
@@ -29,13 +30,10 @@ GIVEAWAYS = ("The variance of q·k against d", "Score variance", "The table meas
 
 
 def teach(page: str = PAGE) -> tuple[AppTest, str, str]:
-    """A teacher's session on ``page`` of a class started on the process's store (what *Class →
-    Teach a class* does: AppTest cannot click inside a dialog)."""
-    code, key = classroom().start(page, "")
-    at = AppTest.from_file(ENTRY, default_timeout=60)
-    at.session_state[class_mode.MEMBERSHIP] = Membership(code, teacher_key=key, applied=1)
-    at.switch_page(PAGES[page].path)
-    return at.run(), code, key
+    """A teacher's session on ``page``: *Class → Teach a class* clicked there."""
+    at = open_page(page)
+    code, key = start_teaching(at)
+    return at, code, key
 
 
 def join(code: str, page: str = PAGE) -> AppTest:
