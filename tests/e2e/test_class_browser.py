@@ -1,15 +1,23 @@
-"""Class mode in a lecture hall, in Chromium (issue 38): 2 workers behind nginx, with Redis.
+"""A whole lecture in Chromium (issues 38 and 51): 2 workers behind nginx, with Redis.
 
-A teacher and three learners, each in a browser context of their own (one on a phone), one
-learner joining by typing the code. The teacher moves d_out and edits a cell: every follower
-shows the core's numbers for the teacher's settings. One learner explores on their own and
-changes something: nobody else's numbers move; back to the teacher, theirs follow again.
-A forged teacher key changes nothing. Redis is stopped: every banner says the class link is
-lost and everyone keeps working; Redis is started again and following resumes without a
-reload. The worker of some learners (not the teacher's) is killed: their pages reconnect,
-join again by the code in their link and follow the next change. The teacher opens a
-lesson's question on another page, the learners (who followed to that page) answer, the
-teacher's screen counts 3 answers, and the reveal reaches them.
+The teacher starts a class on ``localhost`` (nginx listens on every address, as a lecture
+hall's does) and opens the join slide, which names the machine's network address. Four
+learners join from it: by the link, by typing the code, by the QR code read as a phone's
+camera reads it (a phone context), and by the link again. The teacher reloads and still
+leads. The teacher moves d_out and edits a cell: every follower shows the core's numbers for
+the teacher's settings. A learner reloads while the teacher changes something and stays in
+step. One learner explores on their own: nobody else's numbers move; back to the teacher,
+theirs follow again. A forged teacher key changes nothing. The worker of some learners (not
+the teacher's) is killed just before a change: their pages reconnect and show it.
+
+Then a question on *4 · Scaling*, in two rounds: learners vote (none can reveal the answer
+early), the teacher shows the first histogram; with the question open and a learner
+exploring, Redis stops (every banner says the link is lost, everyone keeps working), the
+teacher moves d_out, and Redis returns: the teacher's tally, the learners' ticks and the
+explorer's own banner come back. *Vote again*: the second histogram beside the first, the
+shift in words; the reveal reaches every follower with both histograms. The teacher's CSV
+holds exactly the answers given. The teacher ends the class: every learner is alone, and
+the store keeps no key of it.
 
 The followers' own timed looks are set an hour apart: every update they show was pushed by
 their worker (``classroom.push``). A stage that fails is recorded with what the pages
@@ -20,6 +28,8 @@ The scenario runs once (module fixture ``hall``); each test checks one promise o
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 import signal
@@ -27,9 +37,12 @@ import subprocess
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from classroom.redis_store import RedisStore
 from tests.budget import ALONE
 from tests.e2e import learner, screen
 from tests.e2e.expected import settings_of, trace_of
@@ -41,28 +54,52 @@ LOOK_SECONDS = "ATTENTION_CLASS_LOOK_SECONDS"  # ui.blocks.class_panel.FOLLOW_EV
 TOLERANCE = 1.5e-4  # four printed decimals
 FOLLOW_WITHIN = 20.0  # a generous bound for a loaded CI machine; bench/ measures the p95
 ALERT_TEXT = '[data-testid="stAlertContainer"]'
+# The teacher's own settings, none of them the defaults: a learner showing Streamlit's or the
+# app's defaults instead of the teacher's view is told apart (issue 51, fault 1).
+TEACHER_VIEW = "?scaling=d&query=3&seed=7"
+PERSONAL = ("present", "lang")  # what a follower keeps of its own
+QUESTION = "It doubles"  # 4 · Scaling's question: the correct choice (B)
+CHOICES = ("It stays the same", "It doubles", "It grows by √2", "It quadruples")
+ANSWER = "It doubles: q·k is a sum of d_k products"
+# Each learner's vote in the first round and the second (indices into CHOICES).
+FIRST_VOTES = (3, 1, 3, 0)
+SECOND_VOTES = (1, 1, 1, 3)
 
 
 @dataclass
 class Hall:
     code: str = ""
+    link: str = ""  # the join link on the slide
+    slide: dict = field(default_factory=dict)  # what the join slide showed, measured
+    qr_text: str = ""
+    slide_count: str = ""
+    cookies: dict = field(default_factory=dict)  # who holds the teacher's cookie
+    reloaded: str = ""  # the teacher's banner after a reload
     followed: list[list[bool]] = field(default_factory=list)  # per change, per learner
     latencies: list[float] = field(default_factory=list)
+    reload_during_change: dict = field(default_factory=dict)
     explorer_own: bool = False
     others_kept: bool = False
     explorer_back: bool = False
     forged_said: str = ""
     forged_kept: bool = False
-    lost_banners: list[str] = field(default_factory=list)
-    worked_alone: bool = False
-    resumed: list[bool] = field(default_factory=list)
-    followed_page: list[str] = field(default_factory=list)
-    counted: str = ""
-    revealed: list[bool] = field(default_factory=list)
     workers: set[str] = field(default_factory=set)
     killed: str = ""  # the worker killed under its learners (not the teacher's)
     rejoined: list[str] = field(default_factory=list)  # their banners once reconnected
     followed_after_kill: list[bool] = field(default_factory=list)
+    followed_page: list[str] = field(default_factory=list)
+    early_reveal: list[int] = field(default_factory=list)  # "Reveal the answer" buttons seen
+    hidden_before_shown: bool = False
+    counted: list[str] = field(default_factory=list)  # the teacher's count, each round
+    lost_banners: list[str] = field(default_factory=list)
+    worked_alone: bool = False
+    after_redis: dict = field(default_factory=dict)
+    histograms: str = ""
+    revealed: list[str] = field(default_factory=list)  # each follower's screen after reveal
+    csv_rows: list[dict] = field(default_factory=list)
+    ended: list[str] = field(default_factory=list)
+    end_seconds: list[float] = field(default_factory=list)
+    keys_left: list[str] = field(default_factory=list)
     exceptions: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)  # stage: what went wrong, and where
 
@@ -91,6 +128,13 @@ def core_vector(page) -> list[float]:
     """What the core computes for the settings in ``page``'s own link."""
     settings = settings_of(screen.share_link(page))
     return trace_of(settings).output[settings.query_index].tolist()
+
+
+def view_of(page) -> dict[str, list[str]]:
+    """The settings ``page``'s link shares with the class (its own type size and language
+    left out)."""
+    query = parse_qs(urlsplit(screen.share_link(page)).query, keep_blank_values=True)
+    return {k: v for k, v in query.items() if k not in PERSONAL}
 
 
 def wait_shows(page, wanted: list[float], timeout: float = FOLLOW_WITHIN) -> float | None:
@@ -183,21 +227,65 @@ def worker_cookie(page) -> str:
     return next((c["value"] for c in cookies if c["name"] == "attention_worker"), "")
 
 
-def ask_the_class(teacher) -> None:
-    """The teacher opens the page's question: the button is waited for, then clicked; a click
-    that a redraw swallowed is made again, at most three times."""
-    ask = teacher.get_by_role("button", name="Ask the class")
-    opened = teacher.get_by_role("button", name="Reveal to the class")
-    for _ in range(3):
-        if not opened.count():
-            ask.wait_for(timeout=30_000)
-            ask.click()
-        try:
-            opened.wait_for(timeout=15_000)
+def teacher_cookies(page) -> list[str]:
+    """The names of the teacher-key cookies this browser holds."""
+    return [c["name"] for c in page.context.cookies() if c["name"].startswith("attention_teach")]
+
+
+def decoded_qr(image) -> str:
+    """The text of the QR code in ``image`` (a locator), read from its pixels as a phone's
+    camera app reads it (ZXing)."""
+    import zxingcpp
+    from PIL import Image
+
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(image.screenshot())))
+    return found[0].text if found else ""
+
+
+def click_when_there(page, name: str, done, tries: int = 3) -> None:
+    """Click the button ``name`` until ``done()`` holds: a click that a redraw swallowed is
+    made again, at most ``tries`` times."""
+    button = page.get_by_role("button", name=name, exact=True)
+    for _ in range(tries):
+        if done():
             return
+        button.first.wait_for(timeout=30_000)
+        button.first.click()
+        try:
+            screen.wait_for(page, lambda _p: done(), bool, timeout=15)
         except Exception:
             continue
-    opened.wait_for(timeout=1_000)  # raises: the question never opened
+    assert done(), f"clicking {name!r} had no effect"
+
+
+def present(page, name: str) -> bool:
+    return page.get_by_role("button", name=name, exact=True).count() > 0
+
+
+def captions(page) -> str:
+    return " ".join(page.locator('[data-testid="stCaptionContainer"]').all_inner_texts())
+
+
+def vote(page, round_number: int, choice: int) -> None:
+    """A learner answers the open question (its radio, as a learner taps it)."""
+    group = page.get_by_role("radiogroup", name=re.compile("Your answer"))
+    group.wait_for(timeout=30_000)
+    group.get_by_text(CHOICES[choice], exact=False).first.click()
+    screen.wait_for(page, lambda p: ticked(p), lambda t: t == CHOICES[choice], timeout=20)
+
+
+def ticked(page) -> str:
+    """The answer a learner's radio shows ticked ("" when none)."""
+    group = page.get_by_role("radiogroup", name=re.compile("Your answer"))
+    checked = group.locator('input[type="radio"]:checked')
+    if not checked.count():
+        return ""
+    label = checked.first.locator("xpath=ancestor::label").inner_text()
+    return next((c for c in CHOICES if c in label), label)
+
+
+def wait_count(teacher, wanted: str, timeout: float = 30.0) -> str:
+    return screen.wait_for(teacher, captions, lambda text: wanted in text, timeout)
 
 
 @pytest.fixture(scope="module")
@@ -207,44 +295,109 @@ def hall(browser, tmp_path_factory) -> Hall:
         pytest.skip(f"{', '.join(missing)} not installed (apt-get install -y {' '.join(missing)})")
     run_dir = tmp_path_factory.mktemp("class") / "run"
     # The followers' own looks an hour apart: whatever reaches them is the workers' push.
-    process, port, worker_ports = start_serve(run_dir, 2, env={LOOK_SECONDS: "3600"})
-    url = f"http://127.0.0.1:{port}"
+    # nginx on every address, as in a lecture hall: learners join by the network address.
+    env = {LOOK_SECONDS: "3600"}
+    process, port, worker_ports = start_serve(run_dir, 2, env=env, address="0.0.0.0")
+    local = f"http://127.0.0.1:{port}"
     hall, contexts, on_worker, sockets = Hall(), [], {}, {}
     try:
         laptop = {"viewport": {"width": 1280, "height": 720}}
         phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-        teacher = open_app(browser, contexts, url, **laptop)
-        open_class_menu(teacher)
-        teacher.get_by_role("button", name="Teach a class").click()
-        text = wait_banner(teacher, r"Teaching class [A-Z0-9]{6}")
-        hall.code = re.search(r"Teaching class ([A-Z0-9]{6})", text).group(1)
-        teacher.keyboard.press("Escape")
+        teacher = open_app(browser, contexts, local + "/" + TEACHER_VIEW, **laptop)
+        learners: list = []
 
-        learners = []
-        for n, options in enumerate((laptop, laptop, phone)):
-            context = browser.new_context(**options)
-            contexts.append(context)
-            page = context.new_page()
-            sockets[page] = []
-            page.on("websocket", lambda _ws, mine=sockets[page]: mine.append(time.time()))
-            if n == 1:  # joins by typing the code into the Class dialog
+        # The teacher starts a class on localhost and shows the join slide.
+        with stage(hall, "slide", teacher):
+            open_class_menu(teacher)
+            teacher.get_by_role("button", name="Teach a class").click()
+            text = wait_banner(teacher, r"Teaching class [A-Z0-9]{6}")
+            hall.code = re.search(r"Teaching class ([A-Z0-9]{6})", text).group(1)
+            teacher.keyboard.press("Escape")
+            teacher.locator(".st-key-class_bar_slide button").first.click()
+            qr = teacher.locator(".st-key-join_qr img")
+            qr.wait_for(timeout=30_000)
+            screen.wait_idle(teacher)
+            hall.link = teacher.locator(".st-key-join_link").inner_text().strip()
+            hall.qr_text = decoded_qr(qr)
+            code = teacher.locator(".st-key-join_code code").first
+            hall.slide = {
+                "code": teacher.locator(".st-key-join_code").inner_text().strip(),
+                "qr_px": qr.bounding_box()["width"],
+                "code_px": code.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"),
+                "alt": qr.get_attribute("alt") or "",
+                "warnings": teacher.locator(".st-key-join_slide [data-testid='stAlert']").count(),
+            }
+
+        # Four learners join from the slide, one of them on a phone.
+        with stage(hall, "join", teacher):
+            network_root = hall.link.split("?")[0]
+            ways = (
+                (laptop, "link", hall.link),
+                (laptop, "code", network_root),
+                (phone, "qr", hall.qr_text),
+                (laptop, "link", hall.link),
+            )
+            for options, way, url in ways:
+                context = browser.new_context(**options)
+                contexts.append(context)
+                page = context.new_page()
+                sockets[page] = []
+                page.on("websocket", lambda _ws, mine=sockets[page]: mine.append(time.time()))
                 page.goto(url)
+                if way == "code":  # types the code into the Class dialog
+                    screen.wait_ready(page)
+                    open_class_menu(page)
+                    page.get_by_label("Join a class: its code").fill(hall.code.lower())
+                    page.get_by_role("button", name="Join").click()
+                wait_banner(page, "Following the teacher")
                 screen.wait_ready(page)
-                open_class_menu(page)
-                page.get_by_label("Join a class: its code").fill(hall.code.lower())
-                page.get_by_role("button", name="Join").click()
-            else:  # opens the join link
-                page.goto(f"{url}/?class={hall.code}")
-            wait_banner(page, "Following the teacher")
-            screen.wait_ready(page)
-            learners.append(page)
-            on_worker[page] = worker_cookie(page)
-            hall.workers.add(on_worker[page])
+                learners.append(page)
+                on_worker[page] = worker_cookie(page)
+                hall.workers.add(on_worker[page])
+            hall.slide_count = screen.wait_for(
+                teacher,
+                lambda p: p.locator(".st-key-join_count").inner_text(),
+                lambda text: text.startswith("4 "),
+                timeout=20,
+            )
+            teacher.get_by_role("button", name="Back to the lesson").click()
+            teacher.locator(".st-key-join_slide").wait_for(state="detached")
+            screen.wait_ready(teacher)
+
+        # The teacher reloads the tab: still leading, with no key typed.
+        with stage(hall, "reload", teacher):
+            teacher.reload()
+            screen.wait_ready(teacher)
+            hall.reloaded = wait_banner(teacher, r"Teaching class|Following the teacher")
+            hall.cookies = {
+                "teacher": teacher_cookies(teacher),
+                "learners": [n for p in learners for n in teacher_cookies(p)],
+            }
 
         # The teacher moves d_out, then types a number into the matrix.
         with stage(hall, "follow", teacher, *learners):
             teacher_changes(hall, teacher, learners, lambda p: screen.step_slider(p, "d_out"))
             teacher_changes(hall, teacher, learners, lambda p: learner.type_in_cell(p, 0, 1, "0.9"))
+
+        # A learner reloads; 0.3 s later, before its page is drawn, the teacher moves d_out.
+        with stage(hall, "reload_during_change", teacher, learners[3]):
+            reloader = learners[3]
+            reloader.reload(wait_until="commit")
+            reloader.wait_for_timeout(300)  # the fault's window: the teacher acts meanwhile
+            screen.step_slider(teacher, "d_out")
+            screen.wait_ready(teacher)
+            wanted = core_vector(teacher)
+            shown = wait_shows(reloader, wanted) is not None
+            screen.wait_ready(reloader)
+            open_class_menu(reloader)  # the browser sends its widgets: nothing may move
+            reloader.keyboard.press("Escape")
+            screen.wait_ready(reloader)
+            hall.reload_during_change = {
+                "shown": shown,
+                "banner": banner(reloader),
+                "same_view": view_of(reloader) == view_of(teacher),
+                "view": view_of(reloader),
+            }
         teachers_numbers = vector(teacher)
 
         # One learner explores on their own and moves d_out: only their numbers move.
@@ -262,7 +415,7 @@ def hall(browser, tmp_path_factory) -> Hall:
             hall.explorer_back = wait_shows(explorer, teachers_numbers) is not None
 
         # A forged teacher key, typed into another session's take-over form.
-        forger = open_app(browser, contexts, url, **laptop)
+        forger = open_app(browser, contexts, local, **laptop)
         with stage(hall, "forge", forger):
             open_class_menu(forger)
             forger.get_by_text("Lead a class you started in another tab").click()
@@ -274,37 +427,25 @@ def hall(browser, tmp_path_factory) -> Hall:
             screen.wait_ready(forger)
             hall.forged_kept = all(close(vector(p), teachers_numbers) for p in learners)
 
-        # Redis stops: every banner says so, and the pages keep working alone.
-        with stage(hall, "redis", teacher, *learners):
-            supervisorctl(run_dir, "stop", "redis")
-            for page in [teacher, *learners]:
-                hall.lost_banners.append(wait_banner(page, "the class link is lost"))
-            screen.step_slider(learners[1], "d_out")
-            screen.wait_ready(learners[1])
-            hall.worked_alone = close(vector(learners[1]), core_vector(learners[1]))
-            learners[1].get_by_role("button", name="Back to the teacher").click()
-            supervisorctl(run_dir, "start", "redis")
-            for page in learners:
-                hall.resumed.append(wait_shows(page, teachers_numbers) is not None)
-            teacher_changes(hall, teacher, learners, lambda p: screen.step_slider(p, "d_out"))
-
-        # The worker of some learners (not the teacher's) is killed: their pages reconnect by
-        # themselves, join again by the code their link carries, and follow the next change.
+        # The worker of some learners (not the teacher's) is killed, and 0.3 s later the
+        # teacher moves d_out: their pages reconnect by themselves, join again by the code in
+        # their link, and show the change.
         with stage(hall, "rejoin", teacher, *learners):
             hall.killed = next(w for w in sorted(hall.workers) if w != worker_cookie(teacher))
             moved = [p for p in learners if on_worker[p] == hall.killed]
             assert moved, on_worker
             killed_at = time.time()
             os.kill(worker_pid(worker_ports[int(hall.killed[1:]) - 1]), signal.SIGKILL)
+            teacher.wait_for_timeout(300)  # the fault's window: the change lands meanwhile
+            screen.step_slider(teacher, "d_out")
+            screen.wait_ready(teacher)
+            wanted = core_vector(teacher)
             for page in moved:  # its websocket closed: the page opens a new one by itself
                 screen.wait_for(page, lambda p: max(sockets[p]) > killed_at, bool, 60)
                 hall.rejoined.append(wait_banner(page, "Following the teacher", timeout=60))
-                screen.wait_ready(page)
-            before = len(hall.followed)
-            teacher_changes(hall, teacher, learners, lambda p: screen.step_slider(p, "d_out"))
-            hall.followed_after_kill = hall.followed[before]
+            hall.followed_after_kill = [wait_shows(p, wanted) is not None for p in learners]
 
-        # A question on another page: the learners follow there, answer, and see the reveal.
+        # A question on another page, in two rounds, with the store lost in between.
         with stage(hall, "question", teacher, *learners):
             learner.go_to(teacher, "4 · Scaling")
             screen.wait_for(teacher, heading, lambda text: "Scaling" in text, timeout=30)
@@ -313,32 +454,110 @@ def hall(browser, tmp_path_factory) -> Hall:
                 title = screen.wait_for(page, heading, lambda text: "Scaling" in text, timeout=30)
                 hall.followed_page.append(title)
                 screen.wait_ready(page)
-            ask_the_class(teacher)
-            for n, page in enumerate(learners):
-                choice = page.get_by_role("radiogroup", name=re.compile("Your answer"))
-                try:
-                    choice.wait_for(timeout=30_000)
-                except Exception as error:  # say what the learner's screen showed instead
-                    raise AssertionError(
-                        f"learner {n}: no answer buttons; shown: {banner(page)}"
-                    ) from error
-                choice.get_by_text("It doubles" if n else "It quadruples").click()
-            hall.counted = screen.wait_for(
-                teacher,
-                lambda p: " ".join(
-                    p.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
-                ),
-                lambda text: "3 answers" in text,
-                timeout=30,
+            click_when_there(
+                teacher, "Ask the class", lambda: present(teacher, "Reveal to the class")
             )
-            teacher.get_by_role("button", name="Reveal to the class").click()
+            for n, page in enumerate(learners):
+                vote(page, 1, FIRST_VOTES[n])
+                hall.early_reveal.append(
+                    page.get_by_role("button", name="Reveal the answer").count()
+                )
+            hall.counted.append(wait_count(teacher, "First vote: 4 answers"))
+            hall.hidden_before_shown = (
+                teacher.locator('[data-testid="stVegaLiteChart"]')
+                .filter(has_text="First vote")
+                .count()
+                == 0
+            )
+            click_when_there(
+                teacher, "Show the answers", lambda: present(teacher, "Hide the answers")
+            )
+            hall.counted.append(wait_count(teacher, "4 answers. A: 1 (25 %)"))
+
+        with stage(hall, "redis", teacher, *learners):
+            hall.passed("question")
+            explorer.get_by_role("button", name="Explore on my own").click()
+            wait_banner(explorer, "Exploring on your own")
+            supervisorctl(run_dir, "stop", "redis")
+            for page in [teacher, *learners]:
+                hall.lost_banners.append(wait_banner(page, "the class link is lost"))
+            screen.step_slider(explorer, "d_out")
+            screen.wait_ready(explorer)
+            hall.worked_alone = screen.slider_value(explorer, "d_out") != screen.slider_value(
+                teacher, "d_out"
+            )
+            screen.step_slider(teacher, "d_out")  # while the store is down
+            screen.wait_ready(teacher)
+            supervisorctl(run_dir, "start", "redis")
+            wanted_d_out = screen.slider_value(teacher, "d_out")
+            hall.after_redis = {
+                "tally": wait_count(teacher, "4 answers", timeout=30),
+                "explorer": wait_banner(explorer, "Exploring on your own", timeout=30),
+                "followed": [
+                    screen.wait_for(
+                        p, lambda q: screen.slider_value(q, "d_out"), wanted_d_out.__eq__, 30
+                    )
+                    == wanted_d_out
+                    for p in others
+                ],
+                "ticks": [ticked(p) for p in others],
+            }
+            explorer.get_by_role("button", name="Back to the teacher").click()
+            wait_banner(explorer, "Following the teacher")
+            screen.wait_ready(explorer)
+
+        with stage(hall, "second_round", teacher, *learners):
+            hall.passed("question")
+            click_when_there(teacher, "Vote again", lambda: "Second vote" in captions(teacher))
+            for n, page in enumerate(learners):
+                screen.wait_for(page, ticked, lambda t: t == "", timeout=20)  # a new round
+                vote(page, 2, SECOND_VOTES[n])
+                hall.early_reveal.append(
+                    page.get_by_role("button", name="Reveal the answer").count()
+                )
+            wait_count(teacher, "Second vote: 4 answers")
+            click_when_there(
+                teacher, "Show the answers", lambda: present(teacher, "Hide the answers")
+            )
+            hall.counted.append(wait_count(teacher, "4 answers. A: 0 (0 %); B: 3 (75 %)"))
+            hall.histograms = screen.wait_for(
+                teacher,
+                lambda p: p.locator('[data-testid="stMarkdownContainer"]').all_inner_texts(),
+                lambda texts: any("→" in t and "Correct" in t for t in texts),
+                timeout=20,
+            )
+            hall.histograms = next(t for t in hall.histograms if "Correct" in t and "→" in t)
+            click_when_there(
+                teacher, "Reveal to the class", lambda: present(teacher, "Hide the answer")
+            )
             for page in learners:
-                found = page.get_by_text("It doubles: q·k is a sum of d_k products")
-                try:
-                    found.first.wait_for(timeout=20_000)
-                    hall.revealed.append(True)
-                except Exception:
-                    hall.revealed.append(False)
+                screen.wait_for(page, lambda p: p.get_by_text(ANSWER).count(), bool, 30)
+                screen.wait_ready(page)
+                hall.revealed.append(
+                    " ".join(page.locator('[data-testid="stMarkdownContainer"]').all_inner_texts())
+                    + " "
+                    + captions(page)
+                )
+
+        with stage(hall, "csv", teacher):
+            open_class_menu(teacher)
+            with teacher.expect_download() as download:
+                teacher.get_by_role("button", name="Download the answers (CSV)").click()
+            text = Path(download.value.path()).read_text(encoding="utf-8")
+            hall.csv_rows = list(csv.DictReader(io.StringIO(text)))
+            teacher.keyboard.press("Escape")
+
+        # The teacher ends the class: every learner is alone, and no key is left in Redis.
+        with stage(hall, "end", teacher, *learners):
+            open_class_menu(teacher)
+            ended_at = time.monotonic()
+            teacher.get_by_role("button", name="End the class").click()
+            for page in learners:
+                hall.ended.append(wait_banner(page, "has ended", timeout=FOLLOW_WITHIN))
+                hall.end_seconds.append(time.monotonic() - ended_at)  # an upper bound
+            store = RedisStore(f"redis://127.0.0.1:{worker_ports[-1] + 1}/0")
+            found = store._redis.keys(f"*{hall.code}*")  # the store's own client
+            hall.keys_left = [k.decode() if isinstance(k, bytes) else k for k in found]
         for page in [teacher, *learners, forger]:
             hall.exceptions += screen.exceptions(page)
     finally:
@@ -348,11 +567,43 @@ def hall(browser, tmp_path_factory) -> Hall:
     return hall
 
 
+def test_the_join_slide_shows_a_network_address_a_large_code_and_a_qr_code_of_it(hall):
+    hall.passed("slide")
+    address = urlsplit(hall.link).hostname
+    assert address not in {"127.0.0.1", "localhost", "::1"}, hall.link
+    assert hall.link.endswith(f"/?class={hall.code}"), hall.link
+    assert hall.qr_text == hall.link
+    assert hall.code in hall.slide["code"], hall.slide
+    assert hall.slide["qr_px"] >= 400 and hall.slide["code_px"] >= 120, hall.slide
+    assert hall.link in hall.slide["alt"], hall.slide
+    assert hall.slide["warnings"] == 0
+
+
+def test_four_learners_join_by_the_link_the_code_and_the_qr_code(hall):
+    hall.passed("join")
+    assert hall.slide_count.startswith("4 "), hall.slide_count
+    assert hall.workers == {"w1", "w2"}, hall.workers
+
+
+def test_the_teacher_reloads_and_still_leads_and_only_their_browser_holds_the_key(hall):
+    hall.passed("reload")
+    assert f"Teaching class {hall.code}" in hall.reloaded, hall.reloaded
+    assert "Following the teacher" not in hall.reloaded
+    assert hall.cookies["teacher"] and hall.cookies["learners"] == [], hall.cookies
+
+
 def test_learners_on_both_workers_follow_the_teachers_changes(hall):
     hall.passed("follow")
-    assert hall.workers == {"w1", "w2"}, hall.workers
     assert hall.followed and all(all(row) for row in hall.followed), hall.followed
     print(f"seconds to follow: {sorted(round(s, 2) for s in hall.latencies)}")
+
+
+def test_a_learner_who_reloads_during_a_change_stays_in_step(hall):
+    hall.passed("reload_during_change")
+    seen = hall.reload_during_change
+    assert seen["shown"], seen
+    assert "Following the teacher" in seen["banner"], seen
+    assert seen["same_view"], seen
 
 
 def test_an_explorer_changes_nobody_elses_numbers_and_comes_back(hall):
@@ -368,29 +619,78 @@ def test_a_forged_teacher_key_leaves_the_class_unchanged(hall):
     assert hall.forged_kept
 
 
-def test_without_redis_everyone_works_alone_then_follows_again(hall):
+def test_a_worker_killed_just_before_a_change_leaves_no_learner_behind(hall):
+    hall.passed("rejoin")
+    assert hall.killed in {"w1", "w2"}
+    assert hall.rejoined and all("Following the teacher" in t for t in hall.rejoined)
+    assert hall.followed_after_kill == [True] * 4, hall.followed_after_kill
+
+
+def test_no_learner_can_reveal_an_open_question_and_the_histogram_waits_for_the_teacher(hall):
+    hall.passed("question", "second_round")
+    assert all("Scaling" in title for title in hall.followed_page), hall.followed_page
+    assert hall.early_reveal == [0] * 8, hall.early_reveal
+    assert hall.hidden_before_shown
+    assert "First vote: 4 answers" in hall.counted[0]
+    assert "A: 1 (25 %); B: 1 (25 %); C: 0 (0 %); D: 2 (50 %)" in hall.counted[1]
+
+
+def test_with_the_store_lost_everyone_works_alone_and_the_open_question_comes_back(hall):
     hall.passed("redis")
-    assert len(hall.lost_banners) == 4
+    assert len(hall.lost_banners) == 5
     assert all("the class link is lost" in text for text in hall.lost_banners), [
         t[:80] for t in hall.lost_banners
     ]
     assert hall.worked_alone
-    assert hall.resumed == [True, True, True]
+    seen = hall.after_redis
+    assert "4 answers" in seen["tally"], seen
+    assert "Exploring on your own" in seen["explorer"], seen
+    assert "the class link is lost" not in seen["explorer"], seen
+    assert seen["followed"] == [True, True, True], seen
+    assert seen["ticks"] == [CHOICES[v] for v in FIRST_VOTES[1:]], seen
 
 
-def test_a_killed_workers_learners_rejoin_and_follow(hall):
-    hall.passed("rejoin")
-    assert hall.killed in {"w1", "w2"}
-    assert hall.rejoined and all("Following the teacher" in t for t in hall.rejoined)
-    assert hall.followed_after_kill == [True, True, True], hall.followed_after_kill
+def test_the_second_vote_is_compared_with_the_first_and_the_reveal_shows_both(hall):
+    hall.passed("second_round")
+    assert "A: 0 (0 %); B: 3 (75 %); C: 0 (0 %); D: 1 (25 %)" in hall.counted[2]
+    assert "25 % → 75 %" in hall.histograms, hall.histograms
+    assert len(hall.revealed) == 4
+    for shown in hall.revealed:  # both rounds' counts under their bars, and the shift
+        assert ANSWER in shown
+        assert "4 answers. A: 1 (25 %); B: 1 (25 %); C: 0 (0 %); D: 2 (50 %)" in shown
+        assert "4 answers. A: 0 (0 %); B: 3 (75 %); C: 0 (0 %); D: 1 (25 %)" in shown
+        assert "25 % → 75 %" in shown
 
 
-def test_answers_are_counted_on_the_teachers_screen_and_the_reveal_reaches_everyone(hall):
-    hall.passed("question")
-    assert all("Scaling" in title for title in hall.followed_page), hall.followed_page
-    assert "3 answers" in hall.counted
-    assert "A: 0 (0 %); B: 2 (67 %); C: 0 (0 %); D: 1 (33 %)" in hall.counted
-    assert hall.revealed == [True, True, True]
+def test_the_teachers_csv_holds_exactly_the_answers_given_and_no_names(hall):
+    hall.passed("csv")
+    rows = hall.csv_rows
+    assert rows and set(rows[0]) == {
+        "learner_session",
+        "question",
+        "round",
+        "choice",
+        "answered_at_utc",
+    }, rows[:1]
+    assert {r["question"] for r in rows} == {"scaling_variance"}
+    rounds = sorted({r["round"] for r in rows})
+    assert len(rounds) == 2, rounds
+    given = {
+        rounds[0]: sorted(chr(65 + v) for v in FIRST_VOTES),
+        rounds[1]: sorted(chr(65 + v) for v in SECOND_VOTES),
+    }
+    got = {n: sorted(r["choice"] for r in rows if r["round"] == n) for n in rounds}
+    assert got == given
+    assert len({r["learner_session"] for r in rows}) == 4
+    assert all(re.fullmatch(r"[0-9a-f]{16}", r["learner_session"]) for r in rows)
+
+
+def test_ending_the_class_leaves_every_learner_alone_and_no_key_behind(hall):
+    hall.passed("end")
+    assert len(hall.ended) == 4 and all("has ended" in t for t in hall.ended), hall.ended
+    assert not any("Following the teacher" in t for t in hall.ended)
+    assert hall.keys_left == [], hall.keys_left
+    print(f"seconds until alone: {[round(s, 2) for s in hall.end_seconds]}")
 
 
 def test_nothing_crashed(hall):
