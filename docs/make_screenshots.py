@@ -1,18 +1,20 @@
 """Screenshots of every page at 1280×720, in normal and presentation mode, and on a phone
 (390×844, touch), for the README.
 
-    python docs/make_screenshots.py [--lang zh_CN]
+    python docs/make_screenshots.py [--lang zh_CN] [--only-class]
 
 Starts `streamlit run streamlit_app.py` on a free local port, opens each page in Debian's
 Chromium and writes docs/screenshots/<page>.png, <page>-presentation.png and
 <page>-phone.png; with ``--lang`` another language's, in docs/screenshots/<lang>/ (the pages
 only, not the README's extra views). The test suite never writes here: run this script when
-the pages change.
+the pages change. ``--only-class`` writes the class mode's two views alone (the join slide, and
+a question's two votes as the teacher's screen shows them).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -73,14 +75,16 @@ def main() -> None:
     """Write one screenshot per page and mode."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", default="en", help="a language of translation.LANGUAGES")
-    lang = parser.parse_args().lang
+    parser.add_argument("--only-class", action="store_true", help="the class mode's views only")
+    args = parser.parse_args()
+    lang = args.lang
     out = OUT if lang == "en" else OUT / lang
     out.mkdir(parents=True, exist_ok=True)
     process, url = start_server(env={"ATTENTION_PUBLIC_URL": JOIN_ADDRESS})
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for info in PAGES:
+            for info in () if args.only_class else PAGES:
                 name = info.url_path or "playground"
                 for suffix, query, device in SHOTS:
                     context = browser.new_context(**device)
@@ -93,7 +97,7 @@ def main() -> None:
                     page.screenshot(path=str(target))
                     print(target.relative_to(ROOT))
                     context.close()
-            for name, path, heading in EXTRA if lang == "en" else ():
+            for name, path, heading in EXTRA if lang == "en" and not args.only_class else ():
                 context = browser.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
                 page.goto(f"{url}/{path}")
@@ -107,6 +111,7 @@ def main() -> None:
                 context.close()
             if lang == "en":
                 join_slide(browser, url)
+                two_votes(browser, url)
             browser.close()
     finally:
         stop_server(process)
@@ -129,6 +134,59 @@ def join_slide(browser, url: str) -> None:
     page.screenshot(path=str(OUT / "class-join_slide.png"))
     print("docs/screenshots/class-join_slide.png")
     context.close()
+
+
+# A class of five answering 4 · Scaling's question: each learner's first and second vote.
+VOTES = ((3, 1), (1, 1), (3, 1), (0, 1), (3, 3))
+
+
+def two_votes(browser, url: str) -> None:
+    """The teacher's screen after two votes on 4 · Scaling's question, in presentation mode:
+    the first vote's histogram, the second's beside it, and the shift in words."""
+    teacher_context = browser.new_context(**LAPTOP)
+    teacher = teacher_context.new_page()
+    teacher.goto(f"{url}/Scaling?present=1")
+    wait_drawn(teacher)
+    teacher.locator(".st-key-class_menu button").first.click()
+    teacher.locator(".st-key-class_start button").first.click()
+    teacher.locator(".st-key-class_bar_slide button").first.wait_for()
+    teacher.keyboard.press("Escape")
+    banner = " ".join(teacher.locator("[data-testid='stAlertContainer']").all_inner_texts())
+    code = re.search(r"Teaching class ([A-Z0-9]{6})", banner).group(1)
+    learners = []
+    for _ in VOTES:
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        page.goto(f"{url}/?class={code}")
+        wait_ready(page)
+        learners.append(page)
+    wait_idle(teacher)
+    teacher.get_by_role("button", name="Ask the class", exact=True).click()
+    for round_number in (0, 1):
+        if round_number:
+            teacher.get_by_role("button", name="Vote again", exact=True).click()
+            wait_idle(teacher)
+        for page, votes in zip(learners, VOTES, strict=True):
+            group = page.get_by_role("radiogroup", name=re.compile("Your answer"))
+            group.wait_for()
+            while round_number and group.locator("input:checked").count():  # the new round
+                page.wait_for_timeout(100)
+            group.locator("label").nth(votes[round_number]).click()
+            wait_idle(page)
+        teacher.get_by_text(f"{len(VOTES)} answers so far").first.wait_for()
+        teacher.get_by_role("button", name="Show the answers", exact=True).click()
+        wait_idle(teacher)
+    shift = teacher.get_by_text(re.compile("Correct .B.:")).first
+    shift.wait_for()
+    teacher.get_by_text("Predict, then reveal.").first.evaluate(
+        "element => element.scrollIntoView({block: 'start'})"
+    )
+    teacher.wait_for_timeout(500)
+    teacher.screenshot(path=str(OUT / "class-two_votes.png"))
+    print("docs/screenshots/class-two_votes.png")
+    for page in learners:
+        page.context.close()
+    teacher_context.close()
 
 
 if __name__ == "__main__":
