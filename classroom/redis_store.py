@@ -3,9 +3,10 @@
 Keys of class ``K7RM3Q``: ``class:K7RM3Q`` (a hash of its fields), ``class:K7RM3Q:seen`` (a
 sorted set: learner id → last seen) and ``class:K7RM3Q:answers:<question>:<round>`` (a hash:
 learner id → "choice:time"). Each write refreshes every key's expiry to ``IDLE_SECONDS``. A
-write (of fields, conditional or not) and a learner's "seen" are Lua scripts, checked and done
-at once: none writes to a class ended (deleted) meanwhile, which would leave a key of it
-behind, and a write to a class that is gone raises KeyError, as the memory store does.
+write (of fields, conditional or not), a learner's "seen" and an answer are Lua scripts,
+checked and done at once: none writes to a class ended (deleted) meanwhile, which would leave
+a key of it behind, and a write to a class that is gone raises KeyError, as the memory store
+does.
 """
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ return count
 """
 
 
+# KEYS: the class's hash, its seen set, the round's answers. ARGV: member, answer, expiry.
+_ANSWER = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[3])) end
+return 0
+"""
+
+
 class RedisStore:
     """A :class:`classroom.store.ClassStore` on a Redis server."""
 
@@ -51,6 +61,7 @@ class RedisStore:
         )
         self._write_if = self._redis.register_script(_WRITE_IF)
         self._seen = self._redis.register_script(_SEEN)
+        self._answer = self._redis.register_script(_ANSWER)
 
     def _call(self, work):
         try:
@@ -61,10 +72,6 @@ class RedisStore:
     @staticmethod
     def _keys(code: str) -> tuple[str, str]:
         return f"class:{code}", f"class:{code}:seen"
-
-    def _refresh(self, pipe, code: str, *extra: str) -> None:
-        for key in (*self._keys(code), *extra):
-            pipe.expire(key, IDLE_SECONDS)
 
     def create(self, code: str, fields: dict[str, str]) -> bool:
         main, _ = self._keys(code)
@@ -118,15 +125,10 @@ class RedisStore:
     def put_answer(
         self, code: str, question: str, round_: int, member: str, choice: int, at: float
     ) -> None:
-        key = _answers_key(code, question, round_)
-
-        def work(r):
-            pipe = r.pipeline()
-            pipe.hset(key, member, f"{choice}:{at:.3f}")
-            self._refresh(pipe, code, key)
-            pipe.execute()
-
-        self._call(work)
+        keys = [*self._keys(code), _answers_key(code, question, round_)]
+        args = [member, f"{choice}:{at:.3f}", IDLE_SECONDS]
+        if int(self._call(lambda r: self._answer(keys=keys, args=args))) == NO_CLASS:
+            raise KeyError(code)  # the class ended meanwhile: no answers key comes back
 
     def answers(self, code: str, question: str, round_: int) -> dict[str, tuple[int, float]]:
         key = _answers_key(code, question, round_)

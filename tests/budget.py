@@ -21,8 +21,11 @@ if PROFILE not in PROFILES:
     raise RuntimeError(f"TESTS_PROFILE={PROFILE!r} is not a profile: use one of {PROFILES}")
 THOROUGH = PROFILE == "thorough"
 
-settings.register_profile("default", max_examples=100)
-settings.register_profile("thorough", max_examples=300)
+# No deadline: Hypothesis fails an example that takes over 200 ms, a timing assert that a
+# loaded two-core machine breaks now and then (a flaky failure of a test whose checks held).
+# Timings belong in bench/; a hanging test is still stopped by pytest-timeout.
+settings.register_profile("default", max_examples=100, deadline=None)
+settings.register_profile("thorough", max_examples=300, deadline=None)
 settings.load_profile(PROFILE)
 
 # The tests that must not share the machine with each other (their own nginx and workers, many

@@ -270,6 +270,8 @@ def test_ending_leaves_no_redis_key_behind(redis_server):
         room._store.write_if(code, "leader", "t", {"page": "0_Flow"})
     with pytest.raises(KeyError):
         room._store.seen(code, new_learner_id(), time.time(), 0.0)
+    with pytest.raises(KeyError):  # an answer racing with the end brings no key back either
+        room._store.put_answer(code, "scaling_variance", 1, new_learner_id(), 1, time.time())
     assert client.keys(f"class:{code}*") == []
 
 
