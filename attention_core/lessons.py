@@ -148,7 +148,8 @@ class MistakeRun:
 
 def mistakes_baseline(config: AttentionConfig) -> AttentionConfig:
     """The correct version every mistake is set beside: √d_k, softmax, −∞ masking, no
-    dropout, and one head (each mistake is about one head's attention)."""
+    dropout, and one head (each mistake is about one head's attention), so no key/value groups
+    (a learner's kv_groups divides their heads, not one)."""
     return config.replace(
         scaling="sqrt_d",
         norm="softmax",
@@ -156,6 +157,7 @@ def mistakes_baseline(config: AttentionConfig) -> AttentionConfig:
         dropout=0.0,
         heads=1,
         heads_layout="split",
+        kv_groups=0,
     )
 
 

@@ -25,7 +25,9 @@ source = controls.widget("weights_from", page.settings)
 trace = page.trace
 if source == "typed":
     typed = typed_weights(page, page.trace)
-    trace = page.run(init="custom", custom_weights=typed, heads=1, heads_layout="split")
+    trace = page.run(
+        init="custom", custom_weights=typed, heads=1, heads_layout="split", kv_groups=0
+    )
     st.caption(_("With typed matrices the page shows one head; d_out is the grids' width."))
 else:
     st.header(_("The three matrices"))

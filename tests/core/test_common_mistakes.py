@@ -52,3 +52,13 @@ def test_without_projections_and_with_rope_the_heads_split_the_width_into_even_p
     identity = AttentionConfig(init="identity", d_out=4, rope=True)
     assert several_heads(identity, d_in=4).heads == 2  # 2 numbers a head, not 4 heads of 1
     assert several_heads(identity, d_in=2) is None  # one head of 2 is all there is
+
+
+@pytest.mark.parametrize("heads, kv_groups", [(6, 3), (6, 2), (3, 1)])
+def test_the_mistakes_run_for_any_learners_grouped_heads(heads, kv_groups):
+    """A learner's kv_groups divides their heads, not the one head each mistake is shown
+    with: page 8 crashed with 'kv_groups must divide heads' (a session machine's link)."""
+    embeddings = preset_embeddings("journey")
+    config = AttentionConfig(d_out=6, heads=heads, kv_groups=kv_groups)
+    runs = common_mistakes(embeddings, config)
+    assert runs and all(run.right_output.shape[0] == embeddings.num_tokens for run in runs)
