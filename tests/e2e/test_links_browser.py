@@ -1,8 +1,11 @@
-"""Links in Chromium: what "Link to this view" gives reproduces the view, on every page.
+"""Links in Chromium: what "Link to this view" gives reproduces the view.
 
 A learner opens a page through a link that is not the default, changes one control (and on
 the Playground edits a cell), copies the link at the foot of the sidebar and opens it in a
-fresh browser context: the page shows the same. Where the page prints a number the core can
+fresh browser context: the page shows the same. Three pages, one for each kind of control
+(a select box, a slider pressed from the keyboard, a setting under *More settings*); that
+every page's copied link reopens its view after one change is checked in AppTest
+(tests/ui/test_pages.py), where it costs a second a page. Where the page prints a number the core can
 give, it is also compared with ``attention_core`` run on the settings the copied link holds.
 """
 
@@ -13,8 +16,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from attention_core.embeddings import display_labels
-from attention_core.lessons import common_mistakes, similarity
 from tests.e2e import expected, learner, screen
 from tests.e2e.pages import decimals_of, url
 
@@ -159,20 +160,6 @@ def _weights(title: str, prefix: bool = False, head: int = 0, **changes) -> Call
     return check
 
 
-def _dot_products(page, settings) -> None:
-    labels = display_labels(settings.tokens)
-    dot = similarity(settings.embeddings()).dot
-    shown = screen.heatmap(page, "dot products x·x")
-    assert shown == expected.cells(dot, labels, labels, settings["decimals"])
-
-
-def _correct_version(page, settings) -> None:
-    first = common_mistakes(settings.embeddings(), settings.config())[0]
-    labels = display_labels(settings.tokens)
-    shown = screen.heatmap(page, "correct")
-    assert shown == expected.cells(first.right_weights[0], labels, labels, settings["decimals"])
-
-
 def _printed_with(decimals: int) -> Callable:
     def check(page, settings) -> None:
         texts = screen.tables(page) + screen.cell_texts(page)
@@ -183,42 +170,12 @@ def _printed_with(decimals: int) -> Callable:
     return check
 
 
-SIMPLIFIED = {  # what page 2 sets itself: attention without trainable weights
-    "init": "identity",
-    "scaling": "none",
-    "norm": "softmax",
-    "mask": "none",
-    "dropout": 0.0,
-    "heads": 1,
-    "heads_layout": "split",
-}
 TRIPS = [
     Trip(
         "",
         "seed=5&d_out=4&query=4",
         lambda p: learner.choose(p, "mask", "causal: no looking ahead"),
         "mask=causal",
-        _summary,
-    ),
-    Trip(
-        "Embeddings",
-        "x=0.1,0.2,0.3;0.4,-0.5,0.6;0.9,0.1,-0.2&tokens=a,b,c&query=1",
-        _more("decimals", "2"),
-        "decimals=2",
-        _dot_products,
-    ),
-    Trip(
-        "Simplified_attention",
-        "query=3&seed=5",
-        lambda p: learner.choose(p, "query", "x(4) with"),
-        "query=4",
-        _weights("attention weights", **SIMPLIFIED),
-    ),
-    Trip(
-        "Trainable_weights",
-        "d_out=3&seed=7&mask=causal",
-        lambda p: learner.type_number(p, "seed", "8"),
-        "seed=8",
         _summary,
     ),
     Trip(
@@ -229,46 +186,11 @@ TRIPS = [
         _weights("÷ √d_k", prefix=True, scaling="sqrt_d", dropout=0.0),
     ),
     Trip(
-        "Causal_mask",
-        "d_out=4&seed=3&query=4",
-        lambda p: learner.click_radio(p, "scaling", "none"),
-        "scaling=none",
-        _weights("−∞, then softmax", mask="causal", mask_strategy="neg_inf", dropout=0.0),
-    ),
-    Trip(
-        "Dropout",
-        "dropout=0.2&dropout_seed=5",
-        lambda p: learner.press_slider(p, "dropout"),
-        "dropout=0.25",
-        _weights("training, p = 0.25", prefix=True, train=True),
-    ),
-    Trip(
-        "Multi-head_attention",
-        "heads=2&d_out=4&seed=9",
-        lambda p: learner.choose(p, "mask", "causal: no looking ahead"),
-        "mask=causal",
-        _weights("head 2", head=1, dropout=0.0),
-    ),
-    Trip(
-        "Common_mistakes",
-        "seed=21&d_out=3",
-        lambda p: learner.type_number(p, "seed", "22"),
-        "seed=22",
-        _correct_version,
-    ),
-    Trip(
         "Word_vectors",
         "sentence=the+ship+sailed+to+the+island&word=island&decimals=3",
         _more("decimals", "2"),
         "decimals=2",
         _printed_with(2),
-    ),
-    Trip(
-        "Real_sentences",
-        "text=amazon&layer=2&model_head=3",
-        _more("decimals", "3"),
-        "decimals=3",
-        _printed_with(3),
     ),
 ]
 

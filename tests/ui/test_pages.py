@@ -158,6 +158,11 @@ def test_one_interaction_changes_the_numbers_to_the_cores(page):
     settings = check_numbers(at)
     assert settings[key] == value
     assert snapshot(at) != before
+    # The link copied after the change opens the changed view in a new session (the browser
+    # test of links does this through the copy button on three pages).
+    again = reopen_from_link(at)
+    assert_clean(again)
+    assert snapshot(again) == snapshot(at)
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if p not in (HOME, "0_Compare")])
