@@ -62,6 +62,7 @@ AREAS = (
     ("real model", "tests/real_model/"),
     ("class store", "tests/classroom/"),
     ("deploy: files", "tests/deploy/"),
+    ("docs", "tests/docs/"),
 )
 
 

@@ -5,8 +5,9 @@ the Playground edits a cell), copies the link at the foot of the sidebar and ope
 fresh browser context: the page shows the same. Three pages, one for each kind of control
 (a select box, a slider pressed from the keyboard, a setting under *More settings*); that
 every page's copied link reopens its view after one change is checked in AppTest
-(tests/ui/test_pages.py), where it costs a second a page. Where the page prints a number the core can
-give, it is also compared with ``attention_core`` run on the settings the copied link holds.
+(tests/ui/test_pages.py), where it costs a second a page. Where the page prints a number the
+core can give, it is also compared with ``attention_core`` run on the settings the copied link
+holds.
 """
 
 from __future__ import annotations

@@ -188,13 +188,13 @@ def test_a_store_outage_keeps_the_open_question_and_the_learners_ticked_answer(m
 
 
 QUESTION_PAGES = [p for p in PAGES if p[:1].isdigit() and p != "0_Compare"]  # lessons and Flow
-README = Path(ENTRY).parent / "README.md"
+GUIDE = Path(ENTRY).parent / "docs" / "teachers-guide.md"
 
 
 def question_table() -> dict[str, tuple[str, list[str]]]:
-    """The README's table of questions: question → (correct letter, what gives it away)."""
+    """The teacher's guide's table of questions: question → (correct letter, what gives it away)."""
     rows, inside = {}, False
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in GUIDE.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if line.startswith("| page | question | correct |"):
             inside = True
@@ -207,9 +207,9 @@ def question_table() -> dict[str, tuple[str, list[str]]]:
 
 
 @pytest.mark.parametrize("page", QUESTION_PAGES)
-def test_every_question_can_be_asked_and_hides_what_the_readme_says_gives_it_away(page):
+def test_every_question_can_be_asked_and_hides_what_the_guide_says_gives_it_away(page):
     """Every *Predict, then reveal* question has choices, so the teacher can ask it; a
-    follower then sees one line in place of each part the README's table names, and the
+    follower then sees one line in place of each part the teacher's guide's table names, and the
     teacher is offered to hide them where there are any."""
     teacher, code, _key = teach(page)
     asks = [k for k in buttons(teacher) if k.startswith("class_ask_")]
@@ -227,10 +227,10 @@ def test_every_question_can_be_asked_and_hides_what_the_readme_says_gives_it_awa
     assert len(offered) == (1 if hidden else 0)
 
 
-def test_every_question_names_its_choices_and_its_correct_one_as_the_readme_does():
+def test_every_question_names_its_choices_and_its_correct_one_as_the_guide_does():
     """The shift between two votes is named by the correct choice: every *Predict, then
     reveal* call gives ``choices`` and a ``correct`` index among them (read from the source),
-    the one the README's table of questions gives."""
+    the one the teacher's guide's table of questions gives."""
     found = {}
     for path in sorted(Path(ENTRY).parent.glob("pages/*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
