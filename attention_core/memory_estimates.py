@@ -12,7 +12,9 @@ K/V head (``n_kv_heads = n_heads // n_kv_groups``), not the number of K/V heads.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from attention_core.errors import AttentionInputError
 from translation import _
@@ -44,7 +46,7 @@ class ModelSize:
         if self.n_heads % self.kv_heads:
             raise AttentionInputError(
                 _(
-                    "K/V heads must divide the heads: {heads} heads cannot share {kv} K/V heads "
+                    "n_kv_heads must divide n_heads: {heads} heads cannot share {kv} K/V heads "
                     "equally"
                 ).format(heads=self.n_heads, kv=self.kv_heads)
             )
@@ -156,3 +158,19 @@ def book_commands(size: ModelSize) -> dict[str, str]:
             f"--dtype {size.dtype} --max_ctx {size.context_length}"
         ),
     }
+
+
+def model_size(values: Mapping[str, Any]) -> ModelSize:
+    """The calculator's knobs (named as the book's scripts' arguments) as a model size."""
+    return ModelSize(
+        context_length=values["context_length"],
+        emb_dim=values["emb_dim"],
+        n_heads=values["n_heads"],
+        n_layers=values["n_layers"],
+        kv_heads=values["n_kv_heads"],
+        latent_dim=values["latent_dim"],
+        window=values["sliding_window_size"],
+        swa_ratio=values["swa_ratio"],
+        dtype=values["dtype"],
+        batch_size=values["batch_size"],
+    )

@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 
+from attention_core import cli
 from attention_core.errors import AttentionInputError
 from attention_core.memory_estimates import (
     SWA_RATIOS,
@@ -129,5 +130,20 @@ def test_the_commands_carry_the_scripts_meaning_of_kv_groups():
 
 
 def test_kv_heads_that_do_not_divide_the_heads_are_refused_with_a_sentence():
-    with pytest.raises(AttentionInputError, match="24 heads cannot share 5 K/V heads"):
+    with pytest.raises(
+        AttentionInputError, match="n_kv_heads must divide n_heads: 24 heads cannot share 5"
+    ):
         size(kv_heads=5)
+
+
+def test_the_command_line_prints_the_calculators_bytes_and_the_scripts_commands(capsys):
+    argv = ["--n_heads", "32", "--n_kv_heads", "8", "--emb_dim", "4096", "--n_layers", "32"]
+    argv += ["--context_length", "32768", "--swa_ratio", "5:1", "--lang", "en"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "17,179,869,184 B" in out and "3.14 GB" in out and "0.78 GB" in out
+    assert "memory_estimator_swa.py --context_length 32768" in out
+    assert "--n_kv_groups 4" in out  # the scripts' meaning: query heads per K/V head
+    with pytest.raises(SystemExit):
+        cli.main(["--n_kv_heads", "5"])
+    assert "24 heads cannot share 5 K/V heads" in capsys.readouterr().err
