@@ -50,6 +50,11 @@ class LatentStep:
     weights: torch.Tensor
     output: torch.Tensor
 
+    @property
+    def cache_bytes(self) -> int:
+        """Bytes the latent cache holds after this step, for one layer."""
+        return self.cache.numel() * self.cache.element_size()
+
 
 @dataclass(frozen=True)
 class LatentAttention:
@@ -79,10 +84,16 @@ class LatentAttention:
         cached = torch.stack([step.output for step in self.steps])
         return float((cached - self.output).abs().max())
 
-    def numbers_per_token(self) -> dict[str, int]:
-        """Numbers cached per token and layer: MHA's keys and values, and MLA's latent."""
-        head_dim = int(self.keys.shape[-1])
-        return {"mha": 2 * self.num_heads * head_dim, "mla": self.latent_dim}
+    @property
+    def head_dim(self) -> int:
+        return int(self.keys.shape[-1])
+
+    def numbers_per_token(self, kv_heads: int | None = None) -> int:
+        """Numbers cached per token and layer: a key and a value for each of ``kv_heads``
+        K/V heads (MHA: one per head, GQA fewer), or MLA's latent when ``kv_heads`` is None."""
+        if kv_heads is None:
+            return self.latent_dim
+        return 2 * kv_heads * self.head_dim
 
 
 def latent_weights(

@@ -31,10 +31,11 @@ MEMORY_FLAGS = (
 )
 
 
-def memory_rows(result: MemoryEstimate) -> list[tuple[str, float]]:
-    """(the kind of attention in the learner's words, bytes), in the order a page lists them."""
+def memory_rows(result: MemoryEstimate) -> list[tuple[str, float, float]]:
+    """(the kind of attention in the learner's words, bytes, its share of MHA's bytes), in
+    the order a page lists them."""
     size = result.size
-    return [
+    rows = [
         (_("multi-head attention (MHA)"), result.mha),
         (_("grouped-query attention ({kv} K/V heads)").format(kv=size.kv_heads), result.gqa),
         (_("latent attention (MLA, latent {width})").format(width=size.latent_dim), result.mla),
@@ -43,6 +44,7 @@ def memory_rows(result: MemoryEstimate) -> list[tuple[str, float]]:
         (_("gated DeltaNet in every layer (its state)"), result.deltanet),
         (_("3 gated DeltaNet layers : 1 MHA layer"), result.deltanet_mix),
     ]
+    return [(name, count, count / result.mha if result.mha else 0.0) for name, count in rows]
 
 
 def render_memory(values: Mapping[str, Any]) -> str:
@@ -62,8 +64,8 @@ def render_memory(values: Mapping[str, Any]) -> str:
         )
     ]
     rows = memory_rows(result)
-    width = max(len(name) for name, _bytes in rows)
-    for name, count in rows:
+    width = max(len(name) for name, _bytes, _share in rows)
+    for name, count, _share in rows:
         lines.append(f"  {name.ljust(width)}  {count:>20,.0f} B  {gigabytes(count):>12}")
     lines += ["", _("the same with the book's scripts (chapter 4's bonus material):")]
     lines += [f"  {command}" for command in book_commands(size).values()]

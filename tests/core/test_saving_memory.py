@@ -89,7 +89,9 @@ def test_latent_attention_equals_the_books_class_with_and_without_its_cache(case
     torch.testing.assert_close(ours.steps[-1].cache, latents, atol=MATCH, rtol=0)
     assert ours.max_difference < MATCH
     assert ours.steps[-1].cache.shape == (num_tokens, latent_dim)  # the cache holds latents
-    assert ours.numbers_per_token() == {"mha": 2 * heads * head_dim, "mla": latent_dim}
+    assert ours.numbers_per_token(heads) == 2 * heads * head_dim
+    assert ours.numbers_per_token() == latent_dim
+    assert ours.steps[-1].cache_bytes == num_tokens * latent_dim * 4
 
 
 @pytest.mark.parametrize("case", random_cases(5, 57))
