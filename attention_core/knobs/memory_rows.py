@@ -164,6 +164,13 @@ MEMORY_ROWS = (
         N_("How each number is stored: fp32 takes 4 bytes, bf16 and fp16 2, fp8 and int8 1."),
         "lesson",
         choices=tuple(DTYPE_BYTES),
+        choice_labels=(
+            N_("fp32 · 4 bytes"),
+            N_("bf16 · 2 bytes"),
+            N_("fp16 · 2 bytes"),
+            N_("fp8 · 1 byte"),
+            N_("int8 · 1 byte"),
+        ),
         widget="select",
         page=PAGE,
     ),

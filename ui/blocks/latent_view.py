@@ -12,7 +12,7 @@ from attention_core.latent_attention import LatentAttention, latent_attention
 from attention_core.reference import MATCH_TOLERANCE
 from translation import _
 from ui import safe
-from ui.blocks import heatmaps, stepper
+from ui.blocks import heatmaps, page_frame, stepper
 from ui.session import controls
 from ui.session.run_order import Page
 from ui.specs import tables
@@ -198,7 +198,8 @@ def _show_deltanet(page: Page) -> None:
             read=page.vector(current.read_out[0].tolist()),
         )
     )
-    _show_memory_chart(page, result.steps)
+    if page_frame.giveaway(page, "deltanet_state", _("The memory chart")):
+        _show_memory_chart(page, result.steps)
 
 
 def _show_memory_chart(page: Page, steps) -> None:
