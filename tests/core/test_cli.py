@@ -13,8 +13,8 @@ import torch
 
 from attention_core import AttentionConfig, preset_embeddings, run_attention
 from attention_core.cli import FLAGS
-from attention_core.memory_report import MEMORY_FLAGS
 from attention_core.knobs.table import PARAMS
+from attention_core.memory_report import MEMORY_FLAGS
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

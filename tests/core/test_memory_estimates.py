@@ -9,12 +9,14 @@ import pytest
 
 from attention_core import cli
 from attention_core.errors import AttentionInputError
+from attention_core.knobs.links import read_params
 from attention_core.memory_estimates import (
     SWA_RATIOS,
     ModelSize,
     book_commands,
     estimate,
     gigabytes,
+    model_size,
 )
 from tests.core import reference_memory
 
@@ -147,3 +149,10 @@ def test_the_command_line_prints_the_calculators_bytes_and_the_scripts_commands(
     with pytest.raises(SystemExit):
         cli.main(["--n_kv_heads", "5"])
     assert "24 heads cannot share 5 K/V heads" in capsys.readouterr().err
+
+
+def test_a_link_with_kv_heads_that_do_not_divide_the_heads_is_settled_with_a_notice():
+    settings, notices = read_params({"n_heads": ["24"], "n_kv_heads": ["5"]})
+    assert (settings["n_heads"], settings["n_kv_heads"]) == (24, 4)  # the most that divide
+    assert [(n.param, n.used) for n in notices] == [("n_kv_heads", "4")]
+    assert estimate(model_size(settings.values)).gqa == estimate(size(kv_heads=4)).gqa
