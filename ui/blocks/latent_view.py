@@ -30,7 +30,9 @@ def check(difference: float) -> str:
 def show_latent(page: Page) -> None:
     """The latent width knob, the cache per token of MHA, GQA and MLA, and the latents."""
     st.header(_("Multi-head latent attention (MLA)"))
-    latent_width = controls.widget("latent_width", page.settings)
+    knob, _room = st.columns(2)
+    with knob:
+        latent_width = controls.widget("latent_width", page.settings)
     result = page.call(latent_attention, page.embeddings, page.trace, int(latent_width))
     if result is None:
         return

@@ -49,8 +49,9 @@ def show_calculator(page: Page) -> None:
     size = result.size
     st.markdown(
         _(
-            "The same numbers with the book's scripts. Their `--n_kv_groups` counts the query "
-            "heads that share one K/V head: {heads} heads ÷ {kv_heads} K/V heads = {group}."
+            "The same numbers with the book's scripts (the last one draws DeltaNet's lines "
+            "against the context length). Their `--n_kv_groups` counts the query heads that "
+            "share one K/V head: {heads} heads ÷ {kv_heads} K/V heads = {group}."
         ).format(heads=size.n_heads, kv_heads=size.kv_heads, group=size.group_size)
     )
     st.code("\n".join(book_commands(size).values()), language="bash", wrap_lines=True)

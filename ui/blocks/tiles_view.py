@@ -3,6 +3,8 @@ running maximum, the running sum and the rescaled partial output."""
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from attention_core.flash_tiles import TiledAttention, TileStep, tiled_attention
@@ -86,7 +88,10 @@ def _show_step(page: Page, step: TileStep) -> None:
                 name,
                 f"{page.number(float(step.max_before[index]))} → "
                 f"{page.number(float(step.max_after[index]))}",
-                page.number(float(step.rescale[index])),
+                # Nothing counted yet (m was −∞): there is nothing to rescale.
+                page.number(float(step.rescale[index]))
+                if math.isfinite(float(step.max_before[index]))
+                else "—",
                 f"{page.number(float(step.sum_before[index]))} → "
                 f"{page.number(float(step.sum_after[index]))}",
                 page.vector(step.partial_after[index].tolist()),
