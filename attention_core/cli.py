@@ -24,14 +24,18 @@ from attention_core.knobs.links import read_params
 from attention_core.knobs.param import Param
 from attention_core.knobs.settings import Settings
 from attention_core.knobs.table import PARAMS
+from attention_core.memory_report import MEMORY_FLAGS, render_memory
 from attention_core.pipeline import run_attention
 from attention_core.trace import AttentionTrace
 from translation import _
 
-FLAGS = tuple(
-    name
-    for name, p in PARAMS.items()
-    if p.scope in ("input", "config", "view") and not p.dashboard_only
+FLAGS = (
+    *(
+        name
+        for name, p in PARAMS.items()
+        if p.scope in ("input", "config", "view") and not p.dashboard_only
+    ),
+    *MEMORY_FLAGS,
 )
 
 
@@ -61,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for name in FLAGS:
         parser.add_argument(f"--{name}", metavar="VALUE", help=_help(PARAMS[name]))
+    parser.add_argument(
+        "--memory",
+        action="store_true",
+        help=_(
+            "also print the memory a model of the size given by the memory flags keeps "
+            "(every memory flag implies it)"
+        ),
+    )
     parser.add_argument(
         "--json",
         action="store_true",
@@ -113,15 +125,17 @@ def _run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     given = {name: [getattr(args, name)] for name in FLAGS if getattr(args, name) is not None}
     try:
-        settings, _notices = read_params(given, strict=True, scopes=("input", "config", "view"))
+        settings, _notices = read_params(given, strict=True)
         trace = run_attention(settings.embeddings(), settings.config())
+        memory = args.memory or any(name in given for name in MEMORY_FLAGS)
+        report = render_memory(settings.values) if memory else ""
     except AttentionInputError as error:
         _fail(str(error))
     query = settings.query_index if "query" in given else None
     if args.json:
         text = json.dumps(_strict_json(trace.to_dict()), allow_nan=False)
     else:
-        text = render_text(trace, settings, query)
+        text = render_text(trace, settings, query) + (f"\n\n{report}" if report else "")
     return _write(text)
 
 

@@ -192,3 +192,9 @@ def typed_matrices(
             _("W_query, W_key and W_value must have the same number of columns")
         )
     return matrices[0], matrices[1], matrices[2]
+
+
+def linear_layer(rows: int, cols: int, generator: torch.Generator, bias: bool = False) -> Layer:
+    """One (rows, cols) matrix drawn as ``nn.Linear(rows, cols)`` draws its weight, then its
+    bias if asked for: the layers of the book's newer attention classes."""
+    return _draw("linear", rows, cols, generator, bias)

@@ -67,6 +67,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
         )
         values["heads"] = used
     notices += _settle_variants(values, settings.d_in)
+    notices += _settle_model_size(values)
     if values["head"] > values["heads"]:  # which head a page shows
         heads = values["heads"]
         notices.append(
@@ -221,6 +222,19 @@ def _settle_variants(values: dict[str, Any], d_in: int) -> list[Notice]:
         )
         values["rope"] = False
     return notices
+
+
+def _settle_model_size(values: dict[str, Any]) -> list[Notice]:
+    """The memory calculator's K/V heads: the most that divide its heads."""
+    heads, kv_heads = values["n_heads"], values["n_kv_heads"]
+    if not heads % kv_heads:
+        return []
+    used = max(k for k in range(1, min(kv_heads, heads) + 1) if heads % k == 0)
+    values["n_kv_heads"] = used
+    problem = _(
+        "n_kv_heads must divide n_heads: {heads} heads cannot share {kv} K/V heads equally"
+    ).format(heads=heads, kv=kv_heads)
+    return [Notice("n_kv_heads", problem, str(used))]
 
 
 def _token_problem(param: Param, asked: int, count: int) -> str:

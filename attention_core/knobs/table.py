@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from attention_core.knobs.memory_rows import MEMORY_ROWS
 from attention_core.knobs.param import MAX_DIMS, MAX_TOKENS, Param
 from translation import ENGLISH, LANGUAGES, N_
 
@@ -809,7 +810,7 @@ _LESSON_ROWS = (
     ),
 )
 
-PARAMS: dict[str, Param] = {row.name: row for row in (*_ROWS, *_LESSON_ROWS)}
+PARAMS: dict[str, Param] = {row.name: row for row in (*_ROWS, *_LESSON_ROWS, *MEMORY_ROWS)}
 CONFIG_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "config")
 INPUT_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "input")
 VIEW_PARAMS = tuple(name for name, p in PARAMS.items() if p.scope == "view")

@@ -14,6 +14,7 @@ import torch
 from attention_core import AttentionConfig, preset_embeddings, run_attention
 from attention_core.cli import FLAGS
 from attention_core.knobs.table import PARAMS
+from attention_core.memory_report import MEMORY_FLAGS
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -44,9 +45,11 @@ def test_cli_default_prints_the_books_numbers():
 
 
 def test_every_flag_is_a_row_of_the_parameter_table():
+    # The memory calculator's knobs live on their lesson page and are flags too.
     assert set(FLAGS) == {
         name for name, p in PARAMS.items() if p.scope != "lesson" and not p.dashboard_only
-    }
+    } | set(MEMORY_FLAGS)
+    assert all(PARAMS[name].page == "13_Saving_memory" for name in MEMORY_FLAGS)
     result = run_cli("--help")
     for name in FLAGS:
         assert f"--{name}" in result.stdout

@@ -1,6 +1,7 @@
 """Real Chromium: a learner works through page 11 (K/V groups, the window, the KV cache's
 steps by keyboard, RoPE) and every number read from the screen is the core's; the link then
-opens the same page on a phone."""
+opens the same page on a phone. The learner then goes on to page 13 and changes the latent
+width and a tile size: the caches' bytes and the tiles' numbers on the screen are the core's."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import re
 import pytest
 
 from attention_core.embeddings import display_labels
+from attention_core.flash_tiles import tiled_attention
 from attention_core.formatting import format_number, format_vector
 from attention_core.head_split import trace_head_split
 from attention_core.kv_cache import generate
+from attention_core.latent_attention import latent_attention
+from attention_core.memory_estimates import estimate, gigabytes, model_size
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_for, wait_idle
 
@@ -123,3 +127,59 @@ def test_a_learner_shares_heads_narrows_the_window_steps_the_cache_and_turns_rop
     assert cache_sentence(other) == cache_sentence(page)
     assert screen.heatmap(other, "head 4 · K/V 1") == screen.heatmap(page, "head 4 · K/V 1")
     phone.close()
+    saving_memory(page)
+
+
+def table_starting(page, heading: str) -> list[list[str]]:
+    """The rows of the one Markdown table whose header starts with ``heading``, cell by cell."""
+    text = next(t for t in screen.tables(page) if t.startswith(heading))
+    return [row.split("\t") for row in text.split("\n")]
+
+
+def saving_memory(page) -> None:
+    """Page 13 in the same session: the latent width, then the query tile, changed."""
+    learner.go_to(page, "13 · Saving memory")
+    page.wait_for_selector(".st-key-latent_width", timeout=60_000)
+    wait_idle(page)
+    learner.choose(page, "latent_width", "3")
+    wait_for_link(page, "latent_width", "3")
+    settings = expected.settings_of(page.url)
+    trace = expected.trace_of(settings)
+    mla = latent_attention(settings.embeddings(), trace, 3)
+    sizes = table_starting(page, "cached per token")
+    tokens = trace.num_tokens
+    assert sizes[1][2:] == [
+        f"{mla.numbers_per_token(4) * 4} B",
+        f"{mla.numbers_per_token(4) * 4 * tokens} B",
+    ]
+    assert sizes[-1] == ["latent (MLA)", "3", "12 B", f"{12 * tokens} B"]
+    cells = screen.heatmap(page, "the latent cache (one row per token)")
+    decimals = int(settings["decimals"])
+    labels = display_labels(settings.tokens)
+    assert cells == {
+        f"{labels[i]}, c{j + 1}": format_number(v, decimals)
+        for i, row in enumerate(mla.latents.tolist())
+        for j, v in enumerate(row)
+    }
+    learner.choose(page, "tile_queries", "3")
+    wait_for_link(page, "tile_queries", "3")
+    settings = expected.settings_of(page.url)
+    head = min(int(settings["head"]), trace.num_heads) - 1
+    tiles = tiled_attention(expected.trace_of(settings), head, 3, int(settings["tile_keys"]))
+    held = table_starting(page, "computation")
+    assert held[1:] == [
+        [f"tiled: 3 × {tiles.tile_keys}", str(tiles.held_tiled)],
+        ["plain: every query × every key", str(tiles.held_plain)],
+    ]
+    first = tiles.steps[0]
+    running = table_starting(page, "query\trunning max m")
+    assert [row[3] for row in running[1:]] == [
+        f"{format_number(a, decimals)} → {format_number(b, decimals)}"
+        for a, b in zip(first.sum_before.tolist(), first.sum_after.tolist(), strict=True)
+    ]
+    # The calculator's defaults: the book's latent-attention example, in its own numbers.
+    memory = estimate(model_size(settings.values))
+    calculator = table_starting(page, "attention\tbytes kept")
+    assert calculator[1][1:3] == [f"{memory.mha:,.0f} B", gigabytes(memory.mha)]
+    assert calculator[3][1:3] == [f"{memory.mla:,.0f} B", "0.81 GB"]
+    assert screen.exceptions(page) == []

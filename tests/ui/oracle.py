@@ -561,6 +561,47 @@ def todays_attention_page(shown: Shown) -> None:
         ]
 
 
+def saving_memory_page(shown: Shown) -> None:
+    from attention_core.flash_tiles import tiled_attention
+    from attention_core.gated_deltanet import gated_deltanet
+    from attention_core.latent_attention import latent_attention
+    from attention_core.memory_estimates import book_commands, estimate, gigabytes, model_size
+    from attention_core.memory_report import memory_rows
+
+    trace = shown.run()
+    settings = shown.settings
+    mla = latent_attention(shown.embeddings, trace, int(settings["latent_width"]))
+    sizes = table_with(shown.at, "bytes per token")
+    assert column(sizes, "bytes per token")[0] == f"{2 * trace.num_heads * trace.head_dim * 4} B"
+    assert column(sizes, "bytes per token")[-1] == f"{mla.latent_dim * 4} B"
+    shown.heatmap("the latent cache (one row per token)", mla.latents)
+    delta = gated_deltanet(trace)
+    memory = table_with(shown.at, "tokens so far")
+    assert column(memory, "KV cache (multi-head)") == [
+        f"{s.kv_cache_bytes()} B" for s in delta.steps
+    ]
+    assert set(column(memory, "gated DeltaNet's state")) == {f"{delta.steps[0].state_bytes} B"}
+    head = min(int(settings["head"]), trace.num_heads) - 1  # the sidebar's head
+    tiles = tiled_attention(trace, head, settings["tile_queries"], settings["tile_keys"])
+    held = table_with(shown.at, "score entries held at once")
+    assert column(held, "score entries held at once") == [
+        str(tiles.held_tiled),
+        str(tiles.held_plain),
+    ]
+    step = tiles.steps[min(int(settings["tile_step"]), len(tiles.steps)) - 1]
+    running = table_with(shown.at, "running sum l")
+    assert column(running, "running sum l") == [
+        f"{shown.fmt(a)} → {shown.fmt(b)}"
+        for a, b in zip(step.sum_before.tolist(), step.sum_after.tolist(), strict=True)
+    ]
+    result = estimate(model_size(settings.values))
+    calculator = table_with(shown.at, "bytes kept")
+    assert column(calculator, "bytes kept") == [f"{c:,.0f} B" for _n, c, _s in memory_rows(result)]
+    assert column(calculator, "gigabytes")[0] == gigabytes(result.mha)
+    commands = [c.value for c in shown.at.code if c.value.startswith("uv run")]
+    assert commands == ["\n".join(book_commands(result.size).values())]
+
+
 def _captions(shown: Shown, containing: str) -> list[str]:
     return [c.value for c in shown.at.caption if containing in c.value]
 
@@ -580,6 +621,7 @@ CHECKS: dict[str, Callable[[Shown], None]] = {
     "9_Word_vectors": word_vectors_page,
     "10_Real_sentences": real_sentences_page,
     "11_Todays_attention": todays_attention_page,
+    "13_Saving_memory": saving_memory_page,
 }
 
 

@@ -81,6 +81,23 @@ LESSON = {
     "9_Word_vectors": {"sentence": "We process and ship your order", "word": "order"},
     "10_Real_sentences": {"text": "amazon", "compare": "and", "layer": "2", "model_head": "3"},
     "11_Todays_attention": {"kv_step": "4"},
+    "13_Saving_memory": {
+        "latent_width": "3",
+        "tile_queries": "3",
+        "tile_keys": "3",
+        "tile_step": "4",
+        "delta_step": "3",
+        "context_length": "32768",
+        "emb_dim": "4096",
+        "n_heads": "32",
+        "n_layers": "32",
+        "n_kv_heads": "8",
+        "latent_dim": "512",
+        "sliding_window_size": "2048",
+        "swa_ratio": "5:1",
+        "dtype": "fp16",
+        "batch_size": "2",
+    },
 }
 
 
@@ -145,6 +162,7 @@ INTERACTIONS = {
     "9_Word_vectors": ("text_input", "word", "crew"),
     "10_Real_sentences": ("selectbox", "layer", 2),
     "11_Todays_attention": ("selectbox", "window", 2),
+    "13_Saving_memory": ("selectbox", "latent_width", 4),
 }
 
 

@@ -29,9 +29,10 @@ def sticky_css(prefix: str, name: str) -> str:
   {{ order: -1; flex-basis: 100% !important; }} }}"""
 
 
-def show_stepper(page: Page, name: str, prefix: str, last: int) -> int:
+def show_stepper(page: Page, name: str, prefix: str, last: int, count: int | None = None) -> int:
     """Previous and Next (also ← and →, PageUp and PageDown) around the setting's own select
-    box; returns the setting's value.
+    box; returns the setting's value. ``count`` narrows the box's choices to 1…count when
+    only the page knows how many steps there are.
 
     The buttons have no arrow icons: Streamlit already shows each one's key, an arrow.
     """
@@ -50,7 +51,7 @@ def show_stepper(page: Page, name: str, prefix: str, last: int) -> int:
             width="stretch",
         )
     with pick:
-        controls.widget(name, page.settings, label_visibility="collapsed")
+        controls.widget(name, page.settings, count, label_visibility="collapsed")
     with forward:
         st.button(
             _("Next"),

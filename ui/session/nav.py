@@ -171,5 +171,19 @@ PAGES = (
         N_("dropout in the KV-cache section: generation runs in evaluation mode"),
         draws=("heads", "kv_groups", "window", "rope", "rope_base"),
     ),
+    PageInfo(
+        "pages/13_Saving_memory.py",
+        N_("13 · Saving memory"),
+        ":material/memory:",
+        "💾",
+        N_(
+            "every setting in the sidebar; latent attention and gated DeltaNet draw their own "
+            "weights from the seed, and the calculator uses the model size you type"
+        ),
+        N_(
+            "dropout: latent attention, gated attention and DeltaNet run as the book's classes "
+            "do at inference"
+        ),
+    ),
 )
 BY_KEY = {page.key: page for page in PAGES}
