@@ -13,17 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attention_core.config import AttentionConfig, Matrix
-from attention_core.embeddings import Embeddings, make_embeddings
+from attention_core.embeddings import TARGET_LABELS, TARGET_VALUES, Embeddings, make_embeddings
 from attention_core.knobs.table import SEED_MAX
 from attention_core.pipeline import run_attention
 from attention_core.trace import AttentionTrace
 from translation import ENGLISH
 
-# The target's starting rows: near the source's "Your", "journey" and "starts" (seed 004's
-# numbers), so that each target token finds its counterpart among the source's keys.
-TARGET_VALUES: Matrix = ((0.40, 0.20, 0.85), (0.52, 0.84, 0.70), (0.60, 0.80, 0.61))
-# Its labels in the page's language: a paraphrase in English, the translation in Chinese.
-TARGET_LABELS = {ENGLISH: ("Your", "trip", "begins"), "zh_CN": ("你的", "旅程", "开始")}
 # The causal mask, the sliding window and RoPE pair positions of one sequence: step 2 of a
 # decoder layer (two sequences) leaves them out; the padding mask hides the source's end.
 SELF_ONLY = {"mask": "none", "window": 0, "rope": False, "custom_mask": None}

@@ -25,6 +25,11 @@ JOURNEY_VALUES = (
     (0.77, 0.25, 0.10),
     (0.05, 0.80, 0.55),
 )
+# Cross-attention's starting target (not from a seed): near the source's "Your", "journey"
+# and "starts", so that each target token finds its counterpart among the source's keys. Its
+# labels in the page's language: a paraphrase in English, the translation in Chinese.
+TARGET_VALUES = ((0.40, 0.20, 0.85), (0.52, 0.84, 0.70), (0.60, 0.80, 0.61))
+TARGET_LABELS = {"en": ("Your", "trip", "begins"), "zh_CN": ("你的", "旅程", "开始")}
 # Seed 001: the 3 x 4 test matrix used to check nn.MultiheadAttention.
 NUGUES_TOKENS = ("w1", "w2", "w3")
 NUGUES_VALUES = ((1.0, 0.0, 0.0, 1.0), (0.0, 1.5, 1.0, 1.0), (0.0, 1.0, 1.0, 1.0))

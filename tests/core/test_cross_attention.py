@@ -2,6 +2,7 @@
 PyTorch's nn.MultiheadAttention (kdim/vdim, weights copied in) and F.scaled_dot_product_attention
 (a non-square attn_mask), over random shapes; and the decoder layer built on it."""
 
+import json
 import re
 import subprocess
 import sys
@@ -12,10 +13,11 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core import AttentionConfig, AttentionInputError, make_embeddings, run_attention
+from attention_core import AttentionConfig, AttentionInputError, cli, make_embeddings, run_attention
 from attention_core.cross import TARGET_LABELS, cross_config, decoder_layer, target_of
 from attention_core.embeddings import preset_embeddings
 from attention_core.export import export_decoder_script, export_script
+from attention_core.knobs.links import link_params, read_params
 from attention_core.steps import split_heads
 
 TOLERANCE = 1e-5
@@ -231,3 +233,49 @@ def test_the_exported_decoder_layer_reproduces_both_steps(tmp_path):
     alone = export_script(second)  # one cross-attention run, its queries' input written out
     printed = _run_script(alone, tmp_path, second.output.shape)
     torch.testing.assert_close(printed, second.output, atol=1e-5, rtol=0)
+
+
+def test_a_link_carries_both_matrices_and_their_labels():
+    raw = {
+        "x": ["1,0;0,1"],
+        "tokens": ["le,chat"],
+        "target": ["0.5,0.5;1,-1;0,2"],
+        "target_tokens": ["the,cat,sat"],
+    }
+    settings, notices = read_params(raw)
+    assert notices == []
+    assert settings["target"] == ((0.5, 0.5), (1.0, -1.0), (0.0, 2.0))
+    assert settings["target_tokens"] == ("the", "cat", "sat")
+    linked = link_params(settings)
+    assert {k: [v] for k, v in linked.items() if k in raw} == raw
+    assert read_params({k: [v] for k, v in linked.items()})[0] == settings
+
+
+def test_a_bad_target_cell_is_named_and_the_last_valid_target_kept():
+    base = read_params({"target": ["1,2;3,4"]})[0]
+    settings, notices = read_params({"target": ["1,2;3,abc"]}, base)
+    assert settings["target"] == ((1.0, 2.0), (3.0, 4.0))
+    assert [n.param for n in notices] == ["target"]
+    assert notices[0].problem.startswith("target matrix: row 2, column 2 is not a number")
+    settings, notices = read_params({"target_tokens": ["a,b,c,d"]})  # 3 starting rows
+    assert settings["target_tokens"] is None
+    assert notices[0].message == (
+        "4 token labels for 3 rows of the target matrix; using the starting labels"
+    )
+
+
+def test_the_command_line_takes_the_target_beside_the_source(capsys):
+    status = cli.main(["--target", "0.4,0.2;0.5,0.9", "--target_tokens", "A,B", "--json"])
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    layer = decoder_layer(
+        make_embeddings(["A", "B"], [[0.4, 0.2], [0.5, 0.9]]),
+        preset_embeddings("journey"),
+        AttentionConfig(),
+    )
+    crossed = data["cross_attention"]
+    assert crossed["source_tokens"] == list(preset_embeddings("journey").tokens)
+    assert torch.tensor(crossed["output"]).allclose(layer.cross_attention.output)
+    with pytest.raises(SystemExit):
+        cli.main(["--target", "0.4,0.2;0.5"])
+    assert "target matrix: rows have different lengths" in capsys.readouterr().err
