@@ -820,6 +820,23 @@ _LESSON_ROWS = (
         page="11_Todays_attention",
     ),
     Param(
+        "decoder_step",
+        "int",
+        2,
+        N_("Step of the decoder layer"),
+        N_(
+            "A decoder layer runs two attentions in order: first the target attends to itself "
+            "under the causal mask, then its output attends to the source."
+        ),
+        "lesson",
+        low=1,
+        high=2,
+        step=1,
+        choice_labels=(N_("masked self-attention over the target"), N_("cross-attention")),
+        widget="radio",
+        page="12_Cross_attention",
+    ),
+    Param(
         "samples",
         "int",
         200,
