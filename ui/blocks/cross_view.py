@@ -216,9 +216,9 @@ def show_code(layer: DecoderLayer) -> None:
         script = export_decoder_script(layer.self_attention, layer.cross_attention)
         st.code(script, language="python")
         st.download_button(
-            _("Download decoder_layer.py"),
+            _("Download attention.py"),
             script,
-            file_name="decoder_layer.py",
+            file_name="attention.py",
             mime="text/x-python",
             key="download_decoder_script",
         )
