@@ -28,11 +28,11 @@ def show_inputs(page: Page) -> target_grid.TargetGrid:
     grid = target_grid.read_target(page.settings, page.settings["lang"])
     source, target = st.columns(2, gap="medium")
     with source:
-        st.subheader(_("Source: the encoder's tokens"))
+        st.header(_("Source: the encoder's tokens"))
         st.caption(_("Keys and values come from here. This is the Playground's matrix."))
         show_matrix_editor(page)
     with target:
-        st.subheader(_("Target: the decoder's tokens so far"))
+        st.header(_("Target: the decoder's tokens so far"))
         st.caption(_("Queries come from here, through the decoder's first step."))
         if grid.problem is not None:
             st.warning(
@@ -122,7 +122,7 @@ def shapes_table(trace: AttentionTrace, step: int) -> str:
     def shape(rows: int, columns: int) -> str:
         return f"{rows} × {columns}"
 
-    header = ["", _("from"), _("input"), "W", _("result")]
+    header = [_("matrix"), _("from"), _("input"), "W", _("result")]
     body = [
         ["Q", query_from, shape(target_rows, target_width), shape(target_width, width)],
         ["K", kv_from, shape(key_rows, key_width), shape(key_width, width)],
