@@ -24,24 +24,24 @@ if layer is not None:
     step = cross_view.show_order(page, layer)
     cross_view.show_step(page, layer, step)
     cross_view.show_code(layer)
-    target, source = layer.cross_attention.num_tokens, layer.cross_attention.num_keys
     page_frame.predict(
         page,
         _(
-            "The target has {target} tokens and the source {source}. How many rows and columns "
-            "has the matrix of cross-attention weights?"
-        ).format(target=target, source=source),
-        _(
-            "{target} × {source}: one row per target token (its query) and one column per "
-            "source token (its key). Each row sums to 1 over the source, and each target "
-            "token's output is a mix of the source's values."
-        ).format(target=target, source=source),
-        key="cross_shape",
-        choices=(
-            _("target × source: {target} × {source}").format(target=target, source=source),
-            _("source × target: {source} × {target}").format(target=target, source=source),
-            _("source × source: {source} × {source}").format(source=source),
+            "Add one token to the source grid. What happens to the cross-attention weights, "
+            "and to step 1's output?"
         ),
-        correct=0,
+        _(
+            "The weights get one more column (one more key to attend to), and every row still "
+            "sums to 1, so each target token's weights shift. Step 1 does not change at all: "
+            "masked self-attention reads only the target, never the source."
+        ),
+        key="cross_new_source",
+        choices=(
+            _("One more row; step 1 changes too"),
+            _("One more column; step 1 stays the same"),
+            _("One more column; step 1 changes too"),
+            _("Nothing changes until the target grows"),
+        ),
+        correct=1,
     )
 page_frame.finish(page)
