@@ -15,7 +15,9 @@ from tests.ui.apptest import (
     url_params,
 )
 from tests.ui.oracle import check_numbers
+from tests.ui.test_class_mode import teach
 from tests.ui.test_pages import snapshot
+from ui.session import class_mode
 
 PAGE = "12_Cross_attention"
 WEIGHTS = "step 2 weights (rows: target queries × columns: source keys)"
@@ -76,3 +78,17 @@ def test_the_starting_target_speaks_the_pages_language():
     weights = chart(at, "第 2 步的权重（行：目标查询 × 列：源键）")
     assert weights["encoding"]["y"]["sort"] == ["你的", "旅程", "开始"]
     assert url_params(at) == {"lang": ["zh_CN"]}  # the starting target is not written out
+
+
+def test_a_follower_sees_the_target_the_teacher_typed():
+    teacher = open_page(PAGE)
+    teach(teacher)
+    code = teacher.session_state[class_mode.MEMBERSHIP].code
+    follower = open_page(PAGE, {"class": code})
+    send_edits(teacher, {"edited_rows": {2: {"token": "starts", "d1": "-2"}}}, target_key(teacher))
+    assert url_params(teacher)["target_tokens"] == ["Your,trip,starts"]
+    follower.run()  # its next run shows the teacher's view: the grid starts again from it
+    assert_clean(follower)
+    assert url_params(follower)["target"] == url_params(teacher)["target"]
+    assert records(chart(follower, WEIGHTS)) == records(chart(teacher, WEIGHTS))
+    check_numbers(follower)

@@ -1,7 +1,8 @@
 """Cross-attention's target as an editable grid, kept like the Playground's matrix.
 
 The grid is drawn from the target it started from, under a key that changes only when the
-target is replaced (Reset, a refused whole edit, another language, Back or Forward); the
+target is replaced (Reset, a refused whole edit, another language, Back or Forward, a class's
+teacher showing another one); the
 browser's edits are applied to that start on the server (``matrix_edits.apply_edits``), every
 cell checked and a refused one named. The result is recorded as the ``target`` and
 ``target_tokens`` settings, so that the link carries it.
@@ -20,6 +21,7 @@ from attention_core.knobs.settings import Settings
 from ui.session import kept_widgets, matrix_edits, state
 
 GENERATION = "_target_grid_generation"
+LAST = "_target_grid_last"  # the target this grid gave last: another one replaced it
 Matrix = tuple[tuple[float, ...], ...]
 
 
@@ -35,20 +37,26 @@ class TargetGrid:
 
 def read_target(settings: Settings, language: str) -> TargetGrid:
     """The target after the browser's pending edits; a refused edit keeps the last valid one."""
-    generation = st.session_state.get(GENERATION, 0)
+    session = st.session_state
+    settled = target_of(settings["target"], settings["target_tokens"], language)
+    wanted = (settled.tokens, settings["target"] or TARGET_VALUES)
+    if session.get(LAST, wanted) != wanted:  # replaced elsewhere: a class's teacher, Reset
+        session[GENERATION] = session.get(GENERATION, 0) + 1
+    generation = session.get(GENERATION, 0)
     key = state.grid_key(f"target_grid_{language}_{generation}")
     start_key = f"_start_{key}"
-    settled = target_of(settings["target"], settings["target_tokens"], language)
-    start = st.session_state.get(start_key)
-    if key not in st.session_state or start is None:
-        start = (settled.tokens, settings["target"] or TARGET_VALUES)
-        st.session_state[start_key] = start
+    start = session.get(start_key)
+    if key not in session or start is None:
+        start = wanted
+        session[start_key] = start
     try:
-        tokens, rows = matrix_edits.apply_edits(*start, st.session_state.get(key))
+        tokens, rows = matrix_edits.apply_edits(*start, session.get(key))
     except AttentionInputError as error:
         if isinstance(error, matrix_edits.WholeEditError):
-            st.session_state[GENERATION] = generation + 1  # a fresh grid from the last target
+            session[GENERATION] = generation + 1  # a fresh grid from the last target
+        session[LAST] = wanted
         return TargetGrid(key, start, settled, str(error))
+    session[LAST] = (tokens, rows)
     target = target_of(rows, tokens, language)
     starting = rows == TARGET_VALUES and tokens == target_labels(len(rows), language)
     state.record("target", None if starting else rows)
