@@ -13,10 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attention_core.config import AttentionConfig, Matrix
-from attention_core.embeddings import TARGET_LABELS, TARGET_VALUES, Embeddings, make_embeddings
+from attention_core.embeddings import (
+    TARGET_LABELS,
+    TARGET_VALUES,
+    Embeddings,
+    computed_embeddings,
+    make_embeddings,
+)
 from attention_core.knobs.table import SEED_MAX
 from attention_core.pipeline import run_attention
 from attention_core.trace import AttentionTrace
+from attention_core.weights import identity_width_problem
 from translation import ENGLISH
 
 # The causal mask, the sliding window and RoPE pair positions of one sequence: step 2 of a
@@ -72,6 +79,14 @@ def cross_config(config: AttentionConfig) -> tuple[AttentionConfig, tuple[str, .
     return config.replace(**changes), tuple(left_out)
 
 
+def decoder_problem(target: Embeddings, source: Embeddings, config: AttentionConfig) -> str | None:
+    """Why the decoder layer cannot run on these two matrices with ``config`` (a sentence), or
+    None: without projections step 2 scores the target's width against the source's."""
+    if config.init != "identity":
+        return None
+    return identity_width_problem(target.d_in, source.d_in)
+
+
 def decoder_layer(target: Embeddings, source: Embeddings, config: AttentionConfig) -> DecoderLayer:
     """Run step 1 (causal self-attention over the target) and step 2 (cross-attention from its
     output to the source) with the learner's knobs.
@@ -83,7 +98,7 @@ def decoder_layer(target: Embeddings, source: Embeddings, config: AttentionConfi
     """
     self_config = config.replace(mask="causal", custom_mask=None)
     first = run_attention(target, self_config)
-    queries_input = Embeddings(target.tokens, first.output)  # (num_target, inner_dim)
+    queries_input = computed_embeddings(target.tokens, first.output)  # (num_target, inner_dim)
     second_config, left_out = cross_config(config)
     second = run_attention(queries_input, second_config, source=source)
     return DecoderLayer(first, second, left_out)

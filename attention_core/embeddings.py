@@ -91,6 +91,20 @@ class Embeddings:
         return linked_rows(self.values.tolist())
 
 
+def computed_embeddings(tokens: tuple[str, ...], values: torch.Tensor) -> Embeddings:
+    """Embeddings the core computed (a layer's output feeding the next), not typed by a person:
+    not checked for finite numbers, so that a pitfall's undefined weights carry on as NaN into
+    the next layer, as they would in PyTorch, instead of stopping it.
+
+    Shapes:
+        values: (num_tokens, width)
+    """
+    embeddings = object.__new__(Embeddings)
+    object.__setattr__(embeddings, "tokens", tuple(tokens))
+    object.__setattr__(embeddings, "values", values)
+    return embeddings
+
+
 def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embeddings:
     """Build embeddings a person typed: nested numbers, 1-12 tokens and 1-16 dimensions.
 

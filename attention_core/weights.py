@@ -75,13 +75,9 @@ def make_projections(config: AttentionConfig, d_in: int, d_kv: int | None = None
         )
     generator = torch.Generator().manual_seed(config.seed)
     if config.init == "identity":
-        if d_kv != d_in:
-            raise AttentionInputError(
-                _(
-                    "without projections the queries are the target's rows and the keys the "
-                    "source's, so both need the same width: {d_in} is not {d_kv}"
-                ).format(d_in=d_in, d_kv=d_kv)
-            )
+        problem = identity_width_problem(d_in, d_kv)
+        if problem is not None:
+            raise AttentionInputError(problem)
         eye = torch.eye(d_in)
         layers: tuple[Layer, Layer, Layer] = ((eye, None), (eye, None), (eye, None))
     elif config.init == "custom":
@@ -93,6 +89,17 @@ def make_projections(config: AttentionConfig, d_in: int, d_kv: int | None = None
     (W_query, b_query), (W_key, b_key), (W_value, b_value) = layers
     W_out, b_out = _out_projection(config.out_proj, width, generator)
     return Projections(W_query, W_key, W_value, b_query, b_key, b_value, W_out, b_out)
+
+
+def identity_width_problem(d_in: int, d_kv: int) -> str | None:
+    """Why cross-attention without projections cannot score a target of width ``d_in``
+    against a source of width ``d_kv``, or None when the widths agree."""
+    if d_in == d_kv:
+        return None
+    return _(
+        "without projections the queries are the target's rows and the keys the source's, so "
+        "both need the same width: {d_in} is not {d_kv}"
+    ).format(d_in=d_in, d_kv=d_kv)
 
 
 def share_key_value_heads(projections: Projections, num_heads: int, kv_groups: int) -> Projections:

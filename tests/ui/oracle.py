@@ -564,10 +564,15 @@ def todays_attention_page(shown: Shown) -> None:
 def cross_attention_page(shown: Shown) -> None:
     """The decoder layer on the link's source and target: the chosen step's Q/K/V shapes,
     scores, weights and output, the axes named after both sequences."""
-    from attention_core.cross import decoder_layer, target_of
+    from attention_core.cross import decoder_layer, decoder_problem, target_of
 
     settings = shown.settings
     target = target_of(settings["target"], settings["target_tokens"], settings["lang"])
+    problem = decoder_problem(target, shown.embeddings, core_config(settings))
+    if problem is not None:  # said instead of the layer (without projections, two widths)
+        said = [i.value for i in shown.at.info if i.value.startswith("The decoder layer cannot")]
+        assert said and "need the same width" in said[0], said
+        return
     layer = decoder_layer(target, shown.embeddings, core_config(settings))
     step = int(settings["decoder_step"])
     trace = layer.self_attention if step == 1 else layer.cross_attention

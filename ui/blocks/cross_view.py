@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core import AttentionTrace
-from attention_core.cross import DecoderLayer, decoder_layer
+from attention_core.cross import DecoderLayer, decoder_layer, decoder_problem
 from attention_core.embeddings import display_labels
 from attention_core.export import export_decoder_script
 from translation import N_, _
@@ -52,7 +52,15 @@ def show_inputs(page: Page) -> target_grid.TargetGrid:
 
 
 def run_layer(page: Page, grid: target_grid.TargetGrid) -> DecoderLayer | None:
-    """The core's decoder layer on the two matrices (None after a message)."""
+    """The core's decoder layer on the two matrices; None after saying why it cannot run
+    (without projections, two widths that differ: a setting to change, not a fault)."""
+    problem = decoder_problem(grid.target, page.embeddings, page.config)
+    if problem is not None:
+        st.info(
+            _("The decoder layer cannot run: {problem}.").format(problem=safe.prose(problem, 300)),
+            icon=":material/info:",
+        )
+        return None
     return page.call(decoder_layer, grid.target, page.embeddings, page.config)
 
 
