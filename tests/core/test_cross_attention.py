@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, AttentionInputError, cli, make_embeddings, run_attention
+from attention_core.compare import changed_settings, pin_text
 from attention_core.cross import TARGET_LABELS, cross_config, decoder_layer, target_of
 from attention_core.embeddings import preset_embeddings
 from attention_core.export import export_decoder_script, export_script
@@ -279,3 +280,10 @@ def test_the_command_line_takes_the_target_beside_the_source(capsys):
     with pytest.raises(SystemExit):
         cli.main(["--target", "0.4,0.2;0.5"])
     assert "target matrix: rows have different lengths" in capsys.readouterr().err
+
+
+def test_compare_neither_pins_nor_names_the_target():
+    first = read_params({"target": ["1,2"], "target_tokens": ["a"]})[0]
+    second = read_params({"target": ["3,4;5,6"], "d_out": ["3"]})[0]
+    assert changed_settings(first, second) == [("d_out", "2", "3")]
+    assert pin_text(first) == "preset=journey"
