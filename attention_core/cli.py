@@ -16,6 +16,7 @@ import torch
 
 import translation
 from attention_core.config import AttentionConfig
+from attention_core.cross import decoder_layer, target_of
 from attention_core.embeddings import display_labels
 from attention_core.errors import AttentionInputError
 from attention_core.explain import context_terms, score_terms
@@ -124,8 +125,11 @@ def _run(argv: list[str]) -> int:
     torch.set_num_threads(1)
     args = build_parser().parse_args(argv)
     given = {name: [getattr(args, name)] for name in FLAGS if getattr(args, name) is not None}
+    crossed = "target" in given or "target_tokens" in given
     try:
         settings, _notices = read_params(given, strict=True)
+        if crossed:
+            return _write(_decoder_report(settings, args.json))
         trace = run_attention(settings.embeddings(), settings.config())
         memory = args.memory or any(name in given for name in MEMORY_FLAGS)
         report = render_memory(settings.values) if memory else ""
@@ -230,6 +234,28 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
     if query is not None:
         head = min(int(settings["head"]), trace.num_heads) - 1
         lines += ["", *_explain(trace, labels, query, head, decimals)]
+    return "\n".join(lines)
+
+
+def _decoder_report(settings: Settings, as_json: bool) -> str:
+    """With ``--target``: the decoder layer on the target, with ``--x`` and ``--tokens`` as the
+    source; its two steps' weights, then the output (or both traces as JSON)."""
+    target = target_of(settings["target"], settings["target_tokens"], translation.language())
+    layer = decoder_layer(target, settings.embeddings(), settings.config())
+    first, second = layer.self_attention, layer.cross_attention
+    if as_json:
+        both = {"self_attention": first.to_dict(), "cross_attention": second.to_dict()}
+        return json.dumps(_strict_json(both), allow_nan=False)
+    decimals, rows = settings["decimals"], display_labels(target.tokens)
+    columns = display_labels(second.key_tokens)
+    lines = [_("step 1: masked self-attention over the target, weights (head 1)")]
+    if layer.left_out:  # they pair the positions of one sequence
+        lines.insert(0, _("step 2 leaves out: {names}").format(names=", ".join(layer.left_out)))
+    lines += _table(rows, rows, first.weights_after_dropout[0], decimals)
+    lines += ["", _("step 2: cross-attention to the source, weights (head 1)")]
+    lines += _table(rows, columns, second.weights_after_dropout[0], decimals)
+    width = [f"z{c + 1}" for c in range(second.output.shape[1])]
+    lines += ["", _("output"), *_table(rows, width, second.output, decimals)]
     return "\n".join(lines)
 
 

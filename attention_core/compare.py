@@ -17,6 +17,8 @@ from attention_core.trace import AttentionTrace
 from translation import _
 
 PIN_SCOPES = ("input", "config")  # what A fixes; the view (focused token, decimals) is shared
+# Cross-attention's target (page 12): no part of the self-attention A and B compare.
+NOT_PINNED = ("target", "target_tokens")
 PIN_FIELDS = 60  # more parameters than the table has: a pin with more is refused unread
 NO_CHANGE = 5e-5  # below half of the fourth printed decimal a weight has not changed
 
@@ -31,7 +33,7 @@ def pin_text(settings: Settings) -> str:
     params = {
         name: text
         for name, text in link_params(settings).items()
-        if PARAMS[name].scope in PIN_SCOPES
+        if PARAMS[name].scope in PIN_SCOPES and name not in NOT_PINNED
     }
     return urlencode({"preset": settings["preset"], **params})
 
@@ -71,7 +73,7 @@ def changed_settings(first: Settings, second: Settings) -> list[tuple[str, str, 
     """
     changes = []
     for name, param in PARAMS.items():
-        if param.scope not in PIN_SCOPES or name in ("x", "tokens"):
+        if param.scope not in PIN_SCOPES or name in ("x", "tokens", *NOT_PINNED):
             continue
         if not (param.matters(first.values) and param.matters(second.values)):
             continue

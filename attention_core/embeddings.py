@@ -25,6 +25,11 @@ JOURNEY_VALUES = (
     (0.77, 0.25, 0.10),
     (0.05, 0.80, 0.55),
 )
+# Cross-attention's starting target (not from a seed): near the source's "Your", "journey"
+# and "starts", so that each target token finds its counterpart among the source's keys. Its
+# labels in the page's language: a paraphrase in English, the translation in Chinese.
+TARGET_VALUES = ((0.40, 0.20, 0.85), (0.52, 0.84, 0.70), (0.60, 0.80, 0.61))
+TARGET_LABELS = {"en": ("Your", "trip", "begins"), "zh_CN": ("你的", "旅程", "开始")}
 # Seed 001: the 3 x 4 test matrix used to check nn.MultiheadAttention.
 NUGUES_TOKENS = ("w1", "w2", "w3")
 NUGUES_VALUES = ((1.0, 0.0, 0.0, 1.0), (0.0, 1.5, 1.0, 1.0), (0.0, 1.0, 1.0, 1.0))
@@ -84,6 +89,20 @@ class Embeddings:
         float32 stores 0.89 as 0.8899999857; rounding gives back the number a person typed.
         """
         return linked_rows(self.values.tolist())
+
+
+def computed_embeddings(tokens: tuple[str, ...], values: torch.Tensor) -> Embeddings:
+    """Embeddings the core computed (a layer's output feeding the next), not typed by a person:
+    not checked for finite numbers, so that a pitfall's undefined weights carry on as NaN into
+    the next layer, as they would in PyTorch, instead of stopping it.
+
+    Shapes:
+        values: (num_tokens, width)
+    """
+    embeddings = object.__new__(Embeddings)
+    object.__setattr__(embeddings, "tokens", tuple(tokens))
+    object.__setattr__(embeddings, "values", values)
+    return embeddings
 
 
 def make_embeddings(tokens: list[str] | tuple[str, ...], rows: object) -> Embeddings:

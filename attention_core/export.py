@@ -20,42 +20,82 @@ _NORMALISE = {
 }
 
 
+_HEAD = [
+    "",
+    "import torch",
+    "import torch.nn.functional as F",
+    "",
+    "",
+    "def split_heads(matrix, num_heads):",
+    "    # (num_tokens, num_heads * head_dim) -> (num_heads, num_tokens, head_dim)",
+    "    return matrix.reshape(matrix.shape[0], num_heads, -1).transpose(0, 1)",
+    "",
+]
+_PRINT = ["", "torch.set_printoptions(precision=6, sci_mode=False)", "print(output)"]
+
+
 def export_script(trace: AttentionTrace) -> str:
     """Return Python source (torch only) that recomputes and prints ``trace.output``."""
-    config = trace.config
+    title = "Cross-attention" if trace.is_cross else "Self-attention"
     lines = [
-        '"""Self-attention, step by step, exactly as the attention dashboard computed it."""',
+        f'"""{title}, step by step, exactly as the attention dashboard computed it."""',
+        *_HEAD,
+        *_attention_lines(trace, f"inputs = {_tensor(trace.inputs)}  # (num_tokens, d_in)"),
+        *_PRINT,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def export_decoder_script(first: AttentionTrace, second: AttentionTrace) -> str:
+    """Python source (torch only) for a decoder layer: causal self-attention over the target
+    (``first``), then cross-attention from its output to the source (``second``); prints
+    the output of the second."""
+    lines = [
+        '"""A decoder layer, step by step, exactly as the attention dashboard computed it."""',
+        *_HEAD,
+        "# Step 1: masked (causal) self-attention over the target",
+        *_attention_lines(first, f"inputs = {_tensor(first.inputs)}  # the target"),
         "",
-        "import torch",
-        "import torch.nn.functional as F",
-        "",
-        f"tokens = {list(trace.tokens)!r}",
-        f"inputs = {_tensor(trace.inputs)}  # (num_tokens, d_in)",
+        "# Step 2: cross-attention, queries from step 1's output, keys and values from the source",
+        *_attention_lines(second, "inputs = output  # step 1's output: (num_target, width)"),
+        *_PRINT,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _attention_lines(trace: AttentionTrace, inputs_line: str) -> list[str]:
+    """The lines from the inputs to ``output``: one attention run of ``trace``."""
+    config = trace.config
+    lines = [f"tokens = {list(trace.tokens)!r}", inputs_line]
+    if trace.source_inputs is not None:
+        lines += [
+            f"source_tokens = {list(trace.key_tokens)!r}",
+            f"source = {_tensor(trace.source_inputs)}  # (num_source, d_source)",
+        ]
+    rows = "d_source" if trace.is_cross else "d_in"
+    lines += [
         f"W_query = {_tensor(trace.W_query)}  # (d_in, width of queries)",
-        f"W_key = {_tensor(trace.W_key)}",
+        f"W_key = {_tensor(trace.W_key)}  # ({rows}, width)",
         f"W_value = {_tensor(trace.W_value)}",
         *_bias_lines(trace),
         f"num_heads = {trace.num_heads}",
-        "",
         *_projection_lines(trace),
-        "",
-        "",
-        "def split_heads(matrix):",
-        "    # (num_tokens, num_heads * head_dim) -> (num_heads, num_tokens, head_dim)",
-        "    return matrix.reshape(matrix.shape[0], num_heads, -1).transpose(0, 1)",
-        "",
-        "",
-        "head_queries = split_heads(queries)",
-        "head_keys = split_heads(keys)",
-        "head_values = split_heads(values)",
+        "head_queries = split_heads(queries, num_heads)",
+        "head_keys = split_heads(keys, num_heads)",
+        "head_values = split_heads(values, num_heads)",
     ]
     if config.scoring == "cosine":
         lines += [
             "head_queries = F.normalize(head_queries, dim=-1)  # cosine similarity",
             "head_keys = F.normalize(head_keys, dim=-1)",
         ]
+    shape = (
+        "(num_heads, target tokens, source tokens)"
+        if trace.is_cross
+        else "(num_heads, tokens, tokens)"
+    )
     lines += [
-        "scores = head_queries @ head_keys.transpose(-2, -1)  # (num_heads, tokens, tokens)",
+        f"scores = head_queries @ head_keys.transpose(-2, -1)  # {shape}",
         f"scaled_scores = scores / {trace.scale_divisor!r}  # scaling: {config.scaling}",
     ]
     lines += _mask_lines(trace)
@@ -65,13 +105,7 @@ def export_script(trace: AttentionTrace) -> str:
         "head_context = weights @ head_values  # (num_heads, num_tokens, head_dim)",
         "context = head_context.transpose(0, 1).reshape(len(tokens), -1)",
     ]
-    lines += _output_lines(trace)
-    lines += [
-        "",
-        "torch.set_printoptions(precision=6, sci_mode=False)",
-        "print(output)",
-    ]
-    return "\n".join(lines) + "\n"
+    return lines + _output_lines(trace)
 
 
 def _bias_lines(trace: AttentionTrace) -> list[str]:
@@ -85,8 +119,10 @@ def _projection_lines(trace: AttentionTrace) -> list[str]:
         ("keys", "key", trace.b_key),
         ("values", "value", trace.b_value),
     )
+    kv_input = "source" if trace.is_cross else "inputs"
     lines = [
-        f"{name} = inputs @ W_{part}" + ("" if bias is None else f" + b_{part}")
+        f"{name} = {'inputs' if part == 'query' else kv_input} @ W_{part}"
+        + ("" if bias is None else f" + b_{part}")
         for name, part, bias in layers
     ]
     lines[0] += "  # (num_tokens, width of queries)"

@@ -7,21 +7,30 @@ import torch
 from attention_core import rope, steps
 from attention_core.config import AttentionConfig
 from attention_core.embeddings import Embeddings
+from attention_core.errors import AttentionInputError
 from attention_core.trace import AttentionTrace, Diagnostics
 from attention_core.weights import head_dim, make_projections, share_key_value_heads
+from translation import _
 
 
 @torch.no_grad()
 def run_attention(
-    embeddings: Embeddings, config: AttentionConfig, first_position: int = 0
+    embeddings: Embeddings,
+    config: AttentionConfig,
+    first_position: int = 0,
+    source: Embeddings | None = None,
 ) -> AttentionTrace:
     """Run the whole pipeline on ``embeddings`` with ``config``.
 
     Args:
-        embeddings: token labels and their (num_tokens, d_in) matrix.
+        embeddings: token labels and their (num_tokens, d_in) matrix; the queries' input.
         config: every knob; the same config and embeddings always give a bit-identical trace.
         first_position: the position of the first token, which only RoPE reads (a text that
             starts later in a longer one; generation with a KV cache).
+        source: cross-attention's other sequence, (num_keys, d_source): the keys and values
+            come from it while the queries come from ``embeddings`` (the target). None is
+            self-attention. The mask then applies to the source's keys; the causal mask
+            needs a square score matrix, and RoPE and the sliding window are refused.
 
     Returns:
         The frozen trace with every intermediate tensor and the diagnostics.
@@ -31,11 +40,17 @@ def run_attention(
     """
     inputs = embeddings.values
     num_tokens, d_in = inputs.shape
+    kv_inputs = inputs if source is None else source.values  # (num_keys, d_source)
+    if source is not None:
+        _check_cross(config)
+    num_keys, d_kv = kv_inputs.shape
     heads = config.heads
-    projections = share_key_value_heads(make_projections(config, d_in), heads, config.kv_groups)
+    projections = share_key_value_heads(
+        make_projections(config, d_in, d_kv), heads, config.kv_groups
+    )
     queries = steps.project(inputs, projections.W_query, projections.b_query)
-    keys = steps.project(inputs, projections.W_key, projections.b_key)  # (num_tokens, inner_dim)
-    values = steps.project(inputs, projections.W_value, projections.b_value)
+    keys = steps.project(kv_inputs, projections.W_key, projections.b_key)  # (num_keys, inner_dim)
+    values = steps.project(kv_inputs, projections.W_value, projections.b_value)
 
     head_queries = steps.split_heads(queries, heads)  # (num_heads, num_tokens, head_dim)
     head_keys = steps.split_heads(keys, heads)
@@ -49,8 +64,10 @@ def run_attention(
     divisor = steps.scale_divisor(config.scaling, head_dim(config, d_in))
     scaled_scores = steps.scale(scores, divisor)
     allowed = steps.allowed_mask(
-        config.mask, num_tokens, config.padding, config.custom_mask
-    ) & steps.window_band(num_tokens, config.window)
+        config.mask, num_tokens, config.padding, config.custom_mask, num_keys
+    )
+    if config.window:
+        allowed = allowed & steps.window_band(num_tokens, config.window)
     masked_scores = steps.mask_scores(scaled_scores, allowed, config.mask_strategy)
     normalised = steps.normalise(masked_scores, config.norm)
     # Softmax weights are zeroed and renormalised from their scores: no score can underflow them.
@@ -97,7 +114,27 @@ def run_attention(
         output=output,
         mean_weights=weights_after_dropout.mean(dim=0) if heads > 1 else weights_after_dropout[0],
         diagnostics=diagnose(scores, scaled_scores, allowed, weights, weights_after_dropout),
+        source_tokens=None if source is None else source.tokens,
+        source_inputs=None if source is None else source.values,
     )
+
+
+def _check_cross(config: AttentionConfig) -> None:
+    """Refuse what only self-attention has: positions shared by the queries and the keys."""
+    if config.rope:
+        raise AttentionInputError(
+            _(
+                "RoPE turns a query and a key by their positions in one sequence; in "
+                "cross-attention they stand in two sequences, so turn RoPE off"
+            )
+        )
+    if config.window:
+        raise AttentionInputError(
+            _(
+                "a sliding window looks back along one sequence; in cross-attention the keys "
+                "stand in another sequence, so use no window (0)"
+            )
+        )
 
 
 def _dropout_draw(config: AttentionConfig, shape: torch.Size) -> tuple[torch.Tensor, float]:
@@ -119,8 +156,8 @@ def diagnose(
     """Row sums, score variances, entropy and largest weight per row, and empty rows.
 
     Shapes:
-        scores, scaled_scores, weights, weights_after_dropout: (num_heads, num_tokens, num_tokens)
-        allowed: (num_tokens, num_tokens)
+        scores, scaled_scores, weights, weights_after_dropout: (num_heads, num_tokens, num_keys)
+        allowed: (num_tokens, num_keys)
     """
     row_sums = weights.sum(dim=-1)
     dropped = weights_after_dropout is not weights

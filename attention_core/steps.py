@@ -41,7 +41,8 @@ def score(queries: torch.Tensor, keys: torch.Tensor, scoring: str) -> torch.Tens
     """Similarity of every query with every key: dot product or cosine similarity.
 
     Shapes:
-        queries, keys: (num_heads, num_tokens, head_dim) -> (num_heads, num_tokens, num_tokens)
+        queries: (num_heads, num_tokens, head_dim); keys: (num_heads, num_keys, head_dim)
+        -> (num_heads, num_tokens, num_keys) (num_keys = num_tokens in self-attention)
     """
     if scoring == "cosine":
         queries, keys = F.normalize(queries, dim=-1), F.normalize(keys, dim=-1)
@@ -63,32 +64,50 @@ def scale(scores: torch.Tensor, divisor: float) -> torch.Tensor:
 
 
 def allowed_mask(
-    mask: str, num_tokens: int, padding: int = 0, custom: object | None = None
+    mask: str,
+    num_tokens: int,
+    padding: int = 0,
+    custom: object | None = None,
+    num_keys: int | None = None,
 ) -> torch.Tensor:
     """Which key each query may attend to; True = may attend (the F.scaled_dot_product_attention
     convention).
 
+    Cross-attention has ``num_keys`` source tokens for its ``num_tokens`` target queries: the
+    padding then hides the source's last tokens, and the causal mask, which pairs query i with
+    key i, is refused when the two counts differ (a score matrix that is not square).
+
     Shapes:
-        returns: (num_tokens, num_tokens), rows = queries, columns = keys
+        returns: (num_tokens, num_keys), rows = queries, columns = keys; num_keys defaults
+        to num_tokens
     """
-    ones = torch.ones(num_tokens, num_tokens, dtype=torch.bool)
+    keys = num_tokens if num_keys is None else num_keys
+    ones = torch.ones(num_tokens, keys, dtype=torch.bool)
     if mask == "causal":
+        if keys != num_tokens:
+            raise AttentionInputError(
+                _(
+                    "the causal mask needs as many keys as queries: its row i keeps keys 1 to i. "
+                    "Here {num_tokens} target tokens query {keys} source tokens, so the score "
+                    "matrix is {num_tokens} × {keys}, not square; use no mask or the padding mask"
+                ).format(num_tokens=num_tokens, keys=keys)
+            )
         return torch.tril(ones)
     if mask == "padding":
-        if padding > num_tokens:
+        if padding > keys:
             raise AttentionInputError(
                 _(
                     "padding must be at most the number of tokens ({num_tokens}), not {padding}"
-                ).format(num_tokens=num_tokens, padding=padding)
+                ).format(num_tokens=keys, padding=padding)
             )
-        keep_keys = torch.arange(num_tokens) < num_tokens - padding
+        keep_keys = torch.arange(keys) < keys - padding
         return ones & keep_keys
     if mask == "custom":
         allowed = tensor_of(custom, torch.bool, _("the custom mask"))
-        if allowed.shape != (num_tokens, num_tokens):
+        if allowed.shape != (num_tokens, keys):
             raise AttentionInputError(
-                _("the custom mask must be {num_tokens} x {num_tokens}, got {tuple}").format(
-                    num_tokens=num_tokens, tuple=tuple(allowed.shape)
+                _("the custom mask must be {rows} x {columns}, got {tuple}").format(
+                    rows=num_tokens, columns=keys, tuple=tuple(allowed.shape)
                 )
             )
         return allowed

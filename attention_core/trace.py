@@ -42,27 +42,32 @@ class Diagnostics:
 class AttentionTrace:
     """Every intermediate of one run, in the order the math happens.
 
-    Per-head tensors always carry the head dimension first, also for a single head.
+    Per-head tensors always carry the head dimension first, also for a single head. In
+    self-attention num_keys is num_tokens; in cross-attention the keys and values come from
+    ``source_inputs`` and num_keys is the source's number of tokens.
 
     Shapes:
         inputs: (num_tokens, d_in)
-        W_query, W_key, W_value: (d_in, inner_dim)
+        source_inputs: (num_keys, d_source), or None in self-attention
+        W_query: (d_in, inner_dim); W_key, W_value: (d_source, inner_dim), d_source = d_in in
+            self-attention
         b_query, b_key, b_value: (inner_dim,), or None without qkv_bias
         W_out: (inner_dim, inner_dim), or None without an output projection
         b_out: (inner_dim,), or None unless the output projection is ``linear``
-        queries, keys, values: (num_tokens, inner_dim), biases included; with K/V groups,
+        queries: (num_tokens, inner_dim); keys, values: (num_keys, inner_dim), biases
+            included; with K/V groups,
             a group's heads all hold its first head's keys and values
         rope_angles: (num_tokens, head_dim // 2), or None without RoPE
         rotated_queries, rotated_keys: (num_heads, num_tokens, head_dim), the queries and keys
             the scores are computed from when RoPE turns them; None without RoPE
         scores, scaled_scores, masked_scores, weights, dropout_keep, weights_after_dropout:
-            (num_heads, num_tokens, num_tokens)
-        allowed: (num_tokens, num_tokens), True = may attend
+            (num_heads, num_tokens, num_keys)
+        allowed: (num_tokens, num_keys), True = may attend
         head_context: (num_heads, num_tokens, head_dim)
         context: (num_tokens, inner_dim), the heads' outputs side by side
         output: (num_tokens, inner_dim), context after the output projection (context @ W_out
             + b_out), or context itself without one
-        mean_weights: (num_tokens, num_tokens), weights after dropout averaged over heads
+        mean_weights: (num_tokens, num_keys), weights after dropout averaged over heads
     """
 
     config: AttentionConfig
@@ -96,11 +101,37 @@ class AttentionTrace:
     output: torch.Tensor
     mean_weights: torch.Tensor
     diagnostics: Diagnostics
+    source_tokens: tuple[str, ...] | None = None
+    source_inputs: torch.Tensor | None = None
 
     @property
     def num_tokens(self) -> int:
-        """Number of tokens."""
+        """Number of tokens: the queries' (the target's, in cross-attention)."""
         return int(self.inputs.shape[0])
+
+    @property
+    def is_cross(self) -> bool:
+        """True for cross-attention: the keys and values came from another sequence."""
+        return self.source_inputs is not None
+
+    @property
+    def num_keys(self) -> int:
+        """Number of keys: the source's tokens in cross-attention, else the tokens."""
+        return int(self.keys.shape[0])
+
+    @property
+    def key_tokens(self) -> tuple[str, ...]:
+        """The labels of the keys' tokens: the source's in cross-attention."""
+        return self.tokens if self.source_tokens is None else self.source_tokens
+
+    @property
+    def input_shapes(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The shapes of the queries' input and of the keys' and values' input (the same one
+        in self-attention): ((num_tokens, d_in), (num_keys, d_source))."""
+        kv_inputs = self.inputs if self.source_inputs is None else self.source_inputs
+        rows, width = self.inputs.shape
+        kv_rows, kv_width = kv_inputs.shape
+        return (int(rows), int(width)), (int(kv_rows), int(kv_width))
 
     @property
     def num_heads(self) -> int:

@@ -55,13 +55,16 @@ def head_dim(config: AttentionConfig, d_in: int) -> int:
     return inner_dim(config, d_in) // config.heads
 
 
-def make_projections(config: AttentionConfig, d_in: int) -> Projections:
+def make_projections(config: AttentionConfig, d_in: int, d_kv: int | None = None) -> Projections:
     """Create W_query, W_key, W_value, their biases and the output projection.
 
     Everything random is drawn from one generator seeded with ``config.seed``, in the order
     the book's modules create their parameters: W_query (matrix, then bias), W_key, W_value,
     one head after the other for independent heads, then the output projection.
+    In cross-attention the keys and values come from another input, ``d_kv`` numbers wide
+    (nn.MultiheadAttention's kdim and vdim): W_key and W_value then have ``d_kv`` rows.
     """
+    d_kv = d_in if d_kv is None else d_kv
     width = inner_dim(config, d_in)
     if width % config.heads:
         raise AttentionInputError(
@@ -72,17 +75,31 @@ def make_projections(config: AttentionConfig, d_in: int) -> Projections:
         )
     generator = torch.Generator().manual_seed(config.seed)
     if config.init == "identity":
+        problem = identity_width_problem(d_in, d_kv)
+        if problem is not None:
+            raise AttentionInputError(problem)
         eye = torch.eye(d_in)
         layers: tuple[Layer, Layer, Layer] = ((eye, None), (eye, None), (eye, None))
     elif config.init == "custom":
         assert config.custom_weights is not None
-        query, key, value = typed_matrices(config.custom_weights, d_in)
+        query, key, value = typed_matrices(config.custom_weights, d_in, d_kv)
         layers = ((query, None), (key, None), (value, None))
     else:
-        layers = _drawn_layers(config, d_in, width, generator)
+        layers = _drawn_layers(config, (d_in, d_kv, d_kv), width, generator)
     (W_query, b_query), (W_key, b_key), (W_value, b_value) = layers
     W_out, b_out = _out_projection(config.out_proj, width, generator)
     return Projections(W_query, W_key, W_value, b_query, b_key, b_value, W_out, b_out)
+
+
+def identity_width_problem(d_in: int, d_kv: int) -> str | None:
+    """Why cross-attention without projections cannot score a target of width ``d_in``
+    against a source of width ``d_kv``, or None when the widths agree."""
+    if d_in == d_kv:
+        return None
+    return _(
+        "without projections the queries are the target's rows and the keys the source's, so "
+        "both need the same width: {d_in} is not {d_kv}"
+    ).format(d_in=d_in, d_kv=d_kv)
 
 
 def share_key_value_heads(projections: Projections, num_heads: int, kv_groups: int) -> Projections:
@@ -137,13 +154,17 @@ def _draw(init: str, rows: int, cols: int, generator: torch.Generator, bias: boo
 
 
 def _drawn_layers(
-    config: AttentionConfig, d_in: int, width: int, generator: torch.Generator
+    config: AttentionConfig,
+    rows: tuple[int, int, int],
+    width: int,
+    generator: torch.Generator,
 ) -> tuple[Layer, Layer, Layer]:
     # Independent heads each draw their own query, key and value layers in turn, like a list
-    # of single-head modules; side by side they form one wide matrix (and bias).
+    # of single-head modules; side by side they form one wide matrix (and bias). ``rows`` are
+    # the input widths of the query, key and value layers (all d_in in self-attention).
     copies = config.heads if config.heads_layout == "wrapper" else 1
     per_head = [
-        [_draw(config.init, d_in, width // copies, generator, config.qkv_bias) for _ in range(3)]
+        [_draw(config.init, d, width // copies, generator, config.qkv_bias) for d in rows]
         for _ in range(copies)
     ]
     layers = []
@@ -166,18 +187,21 @@ def _out_projection(
 
 
 def typed_matrices(
-    typed: Sequence[Any], d_in: int
+    typed: Sequence[Any], d_in: int, d_kv: int | None = None
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """W_query, W_key and W_value typed by a person, checked: ``d_in`` rows each, the same
-    width, finite numbers within the limit; raises the project's error naming the problem."""
+    """W_query, W_key and W_value typed by a person, checked: ``d_in`` rows each (``d_kv`` for
+    W_key and W_value in cross-attention), the same width, finite numbers within the limit;
+    raises the project's error naming the problem."""
     matrices = []
-    for name, rows in zip(("W_query", "W_key", "W_value"), typed, strict=True):
+    d_kv = d_in if d_kv is None else d_kv
+    names = ("W_query", "W_key", "W_value")
+    for name, rows, expected in zip(names, typed, (d_in, d_kv, d_kv), strict=True):
         matrix = tensor_of(rows, torch.float32, name)
-        if matrix.dim() != 2 or matrix.shape[0] != d_in:
+        if matrix.dim() != 2 or matrix.shape[0] != expected:
             raise AttentionInputError(
                 _(
                     "{name} must have {d_in} rows (one per input dimension), got shape {tuple}"
-                ).format(name=name, d_in=d_in, tuple=tuple(matrix.shape))
+                ).format(name=name, d_in=expected, tuple=tuple(matrix.shape))
             )
         if not torch.isfinite(matrix).all() or matrix.abs().max() > CUSTOM_WEIGHT_LIMIT:
             raise AttentionInputError(

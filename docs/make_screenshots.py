@@ -42,6 +42,7 @@ EXTRA = (
         "Todays_attention?d_out=8&heads=4&kv_groups=2&window=3&kv_step=4&rope=true",
         "KV cache: generation step by step",
     ),
+    ("cross_attention-decoder", "Cross_attention", "The decoder layer, in order"),
 )
 # The join slide's link, as a room's network would give it (192.0.2.0/24 is for documentation).
 JOIN_ADDRESS = "http://192.0.2.10:8501/"

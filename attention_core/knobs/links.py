@@ -77,7 +77,10 @@ def read_params(
         try:
             values[name] = param.parse(text)
         except AttentionInputError as error:
-            notices.append(Notice(name, str(error), _used(param, values[name])))
+            # A cell's message names its row and column: the label names the matrix.
+            named = param.kind in ("matrix", "labels")
+            problem = f"{_(param.label)}: {error}" if named else str(error)
+            notices.append(Notice(name, problem, _used(param, values[name])))
     tokens, rows = _read_matrix(texts, values, base, notices)
     settled, more = settle(Settings(frozen_values(values), tokens, rows))
     notices += more

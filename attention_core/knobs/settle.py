@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from attention_core.embeddings import TARGET_VALUES
 from attention_core.formatting import counted
 from attention_core.knobs.param import Param
 from attention_core.knobs.settings import Notice, Settings, frozen_values
@@ -67,6 +68,7 @@ def settle(settings: Settings) -> tuple[Settings, list[Notice]]:
         )
         values["heads"] = used
     notices += _settle_variants(values, settings.d_in)
+    notices += _settle_target_labels(values)
     notices += _settle_model_size(values)
     if values["head"] > values["heads"]:  # which head a page shows
         heads = values["heads"]
@@ -222,6 +224,20 @@ def _settle_variants(values: dict[str, Any], d_in: int) -> list[Notice]:
         )
         values["rope"] = False
     return notices
+
+
+def _settle_target_labels(values: dict[str, Any]) -> list[Notice]:
+    """The target's labels need one per row of the target (the starting one if none is given);
+    others are dropped for the starting labels, saying so."""
+    labels = values.get("target_tokens")
+    rows = values.get("target") or TARGET_VALUES
+    if labels is None or len(labels) == len(rows):
+        return []
+    values["target_tokens"] = None
+    problem = _("{labels} for {rows} of the target matrix").format(
+        labels=counted(len(labels), "token label"), rows=counted(len(rows), "row")
+    )
+    return [Notice("target_tokens", problem, PARAMS["target_tokens"].unset)]
 
 
 def _settle_model_size(values: dict[str, Any]) -> list[Notice]:

@@ -124,6 +124,31 @@ _ROWS = (
         N_("Rows separated by ';', numbers by ',' (e.g. 0.43,0.15,0.89;0.55,0.87,0.66)."),
         "input",
     ),
+    # --- cross-attention's second sequence: the decoder's tokens (the matrix above is the
+    # source, the encoder's tokens) ---------------------------------------------------------
+    Param(
+        "target",
+        "matrix",
+        None,
+        N_("target matrix"),
+        N_(
+            "Cross-attention's target, the decoder's tokens so far: its queries attend to the "
+            "embedding matrix (the source). Rows separated by ';', numbers by ',' "
+            "(e.g. 0.4,0.2,0.85;0.52,0.84,0.7)."
+        ),
+        "input",
+        high=MAX_TOKENS,
+        unset=N_("the starting target"),
+    ),
+    Param(
+        "target_tokens",
+        "labels",
+        None,
+        N_("target token labels"),
+        N_("Comma-separated labels, one per row of the target matrix."),
+        "input",
+        unset=N_("the starting labels"),
+    ),
     # --- the config: how attention is computed ---------------------------------------------
     Param(
         "d_out",
@@ -794,6 +819,23 @@ _LESSON_ROWS = (
         tokens="index",
         widget="select",
         page="11_Todays_attention",
+    ),
+    Param(
+        "decoder_step",
+        "int",
+        2,
+        N_("Step of the decoder layer"),
+        N_(
+            "A decoder layer runs two attentions in order: first the target attends to itself "
+            "under the causal mask, then its output attends to the source."
+        ),
+        "lesson",
+        low=1,
+        high=2,
+        step=1,
+        choice_labels=(N_("masked self-attention over the target"), N_("cross-attention")),
+        widget="radio",
+        page="12_Cross_attention",
     ),
     Param(
         "samples",

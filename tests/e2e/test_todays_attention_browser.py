@@ -1,7 +1,9 @@
 """Real Chromium: a learner works through page 11 (K/V groups, the window, the KV cache's
 steps by keyboard, RoPE) and every number read from the screen is the core's; the link then
 opens the same page on a phone. The learner then goes on to page 13 and changes the latent
-width and a tile size: the caches' bytes and the tiles' numbers on the screen are the core's."""
+width and a tile size: the caches' bytes and the tiles' numbers on the screen are the core's.
+Then page 12, in a test of its own: a source cell and a target cell typed, the cross-attention
+weights read from the screen are the core's, and the copied link reopens them."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import re
 
 import pytest
 
+from attention_core.cross import decoder_layer, target_of
 from attention_core.embeddings import display_labels
 from attention_core.flash_tiles import tiled_attention
 from attention_core.formatting import format_number, format_vector
@@ -183,3 +186,49 @@ def saving_memory(page) -> None:
     assert calculator[1][1:3] == [f"{memory.mha:,.0f} B", gigabytes(memory.mha)]
     assert calculator[3][1:3] == [f"{memory.mla:,.0f} B", "0.81 GB"]
     assert screen.exceptions(page) == []
+
+
+CROSS_WEIGHTS = "step 2 weights (rows: target queries × columns: source keys)"
+
+
+def cross_cells(page) -> dict[str, str]:
+    """The cross-attention weights the core computes for the link's source and target."""
+    settings = expected.settings_of(page.url)
+    target = target_of(settings["target"], settings["target_tokens"])
+    trace = decoder_layer(target, settings.embeddings(), settings.config()).cross_attention
+    rows, columns = display_labels(target.tokens), display_labels(trace.key_tokens)
+    weights = trace.weights_after_dropout[0]
+    return expected.cells(weights, rows, columns, int(settings["decimals"]))
+
+
+def grid_values(page, nth: int) -> list[list[object]]:
+    """A grid's rows as labels and numbers, whatever decimals each cell prints."""
+    rows = screen.grid_texts(page, nth)[1:]
+    return [[row[0], *(screen.number(cell) for cell in row[1:])] for row in rows]
+
+
+def test_a_learner_edits_the_source_and_the_target_of_cross_attention(server, page):
+    page.goto(f"{server}/Cross_attention")
+    page.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=60_000)
+    wait_idle(page)
+    assert screen.heatmap(page, CROSS_WEIGHTS) == cross_cells(page)
+    learner.type_in_cell(page, 0, 1, "0.9", nth=0)  # the source: "Your", d1
+    wait_for(page, lambda p: link_value(p, "x"), lambda found: bool(found))
+    wait_idle(page)
+    learner.type_in_cell(page, 1, 2, "-1.5", nth=1)  # the target: "trip", d2
+    wait_for(page, lambda p: link_value(p, "target"), lambda found: bool(found))
+    wait_idle(page)
+    settings = expected.settings_of(page.url)
+    assert settings.rows[0][0] == 0.9 and settings["target"][1][1] == -1.5
+    shown = wait_for(page, lambda p: screen.heatmap(p, CROSS_WEIGHTS), cross_cells(page).__eq__)
+    assert shown == cross_cells(page)
+    assert screen.exceptions(page) == []
+    # The copied link reopens the same two matrices and the same weights in a new session.
+    other = page.context.new_page()
+    other.goto(screen.share_link(page))
+    other.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=60_000)
+    wait_idle(other)
+    assert screen.heatmap(other, CROSS_WEIGHTS) == shown
+    for nth in (0, 1):  # the grids hold the same labels and numbers (typed "-1.5": -1.50)
+        assert grid_values(other, nth) == grid_values(page, nth)
+    other.close()

@@ -561,6 +561,46 @@ def todays_attention_page(shown: Shown) -> None:
         ]
 
 
+def cross_attention_page(shown: Shown) -> None:
+    """The decoder layer on the link's source and target: the chosen step's Q/K/V shapes,
+    scores, weights and output, the axes named after both sequences."""
+    from attention_core.cross import decoder_layer, decoder_problem, target_of
+
+    settings = shown.settings
+    target = target_of(settings["target"], settings["target_tokens"], settings["lang"])
+    problem = decoder_problem(target, shown.embeddings, core_config(settings))
+    if problem is not None:  # said instead of the layer (without projections, two widths)
+        said = [i.value for i in shown.at.info if i.value.startswith("The decoder layer cannot")]
+        assert said and "need the same width" in said[0], said
+        return
+    layer = decoder_layer(target, shown.embeddings, core_config(settings))
+    step = int(settings["decoder_step"])
+    trace = layer.self_attention if step == 1 else layer.cross_attention
+    head = shown.head()
+    rows = display_labels(target.tokens)
+    keys = "target" if step == 1 else "source"
+    axes = f"rows: target queries × columns: {keys} keys"
+    weights = chart(shown.at, f"step {step} weights ({axes})")
+    dropped = trace.dropped[head] if trace.config.dropout_active else None
+    matrix = trace.weights_after_dropout[head]
+    expect_heatmap(weights, matrix, shown.printed(weights), rows, dropped)
+    assert len(records(weights)) == target.num_tokens * trace.num_keys
+    scores = chart(shown.at, f"step {step} scores ({axes})")
+    expect_heatmap(scores, trace.masked_scores[head], shown.printed(scores), rows)
+    output = chart(shown.at, f"step {step}'s output")
+    expect_heatmap(output, trace.output, shown.printed(output), rows)
+    shapes = table_with(shown.at, "result")
+    width = trace.queries.shape[1]
+    assert column(shapes, "result")[:2] == [
+        f"{target.num_tokens} × {width}",
+        f"{trace.num_keys} × {width}",
+    ]
+    if step == 2:
+        said = [m.value for m in shown.at.markdown if m.value.startswith("Rows are the target's")]
+        assert said and f"{target.num_tokens} queries" in said[0], said
+        assert f"the source's {trace.num_keys} keys" in said[0]
+
+
 def saving_memory_page(shown: Shown) -> None:
     from attention_core.flash_tiles import tiled_attention
     from attention_core.gated_deltanet import gated_deltanet
@@ -621,6 +661,7 @@ CHECKS: dict[str, Callable[[Shown], None]] = {
     "9_Word_vectors": word_vectors_page,
     "10_Real_sentences": real_sentences_page,
     "11_Todays_attention": todays_attention_page,
+    "12_Cross_attention": cross_attention_page,
     "13_Saving_memory": saving_memory_page,
 }
 

@@ -81,6 +81,7 @@ LESSON = {
     "9_Word_vectors": {"sentence": "We process and ship your order", "word": "order"},
     "10_Real_sentences": {"text": "amazon", "compare": "and", "layer": "2", "model_head": "3"},
     "11_Todays_attention": {"kv_step": "4"},
+    "12_Cross_attention": {"decoder_step": "1"},
     "13_Saving_memory": {
         "latent_width": "3",
         "tile_queries": "3",
@@ -162,6 +163,7 @@ INTERACTIONS = {
     "9_Word_vectors": ("text_input", "word", "crew"),
     "10_Real_sentences": ("selectbox", "layer", 2),
     "11_Todays_attention": ("selectbox", "window", 2),
+    "12_Cross_attention": ("radio", "decoder_step", 1),
     "13_Saving_memory": ("selectbox", "latent_width", 4),
 }
 

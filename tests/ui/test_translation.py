@@ -68,6 +68,7 @@ BUSY = {
     "6_Dropout": "dropout=0.3",
     "7_Multi-head_attention": "heads=2&d_out=4&out_proj=linear",
     "11_Todays_attention": "heads=2&d_out=4&kv_groups=1&window=3&rope=true&kv_step=4",
+    "12_Cross_attention": "mask=causal&heads=2&d_out=4&dropout=0.3&target=1,2;3,4",
     "13_Saving_memory": "heads=2&d_out=4&kv_groups=1&mask=causal&tile_step=3",
 }
 

@@ -172,6 +172,20 @@ PAGES = (
         draws=("heads", "kv_groups", "window", "rope", "rope_base"),
     ),
     PageInfo(
+        "pages/12_Cross_attention.py",
+        N_("12 · Cross-attention"),
+        ":material/swap_horiz:",
+        "🔀",
+        N_(
+            "the matrix as the source, a target of its own, and the sidebar's weights, scaling, "
+            "padding mask, dropout and heads"
+        ),
+        N_(
+            "the focused token, and in cross-attention the causal mask, the window and RoPE: "
+            "they pair positions within one sequence"
+        ),
+    ),
+    PageInfo(
         "pages/13_Saving_memory.py",
         N_("13 · Saving memory"),
         ":material/memory:",
