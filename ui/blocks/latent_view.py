@@ -103,6 +103,13 @@ def _show_cache_sizes(page: Page, result: LatentAttention) -> None:
             labelled_rows=False,
         )
     )
+    if heads == 1:
+        st.caption(
+            _(
+                "With one head there is nothing to share: choose 2 or more heads in the sidebar "
+                "to see the caches of grouped-query and multi-query attention beside these."
+            )
+        )
 
 
 def _size_row(name: str, formula: str, numbers: int, tokens: int) -> list[str]:
