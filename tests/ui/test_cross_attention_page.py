@@ -4,6 +4,13 @@ is tests/e2e/test_todays_attention_browser.py)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+
+import torch
+
+from attention_core import make_embeddings
+from attention_core.cross import decoder_layer, target_of
 from tests.ui.apptest import (
     assert_clean,
     chart,
@@ -14,7 +21,7 @@ from tests.ui.apptest import (
     send_edits,
     url_params,
 )
-from tests.ui.oracle import check_numbers
+from tests.ui.oracle import check_numbers, core_config
 from tests.ui.test_class_mode import teach
 from tests.ui.test_pages import snapshot
 from ui.session import class_mode
@@ -69,7 +76,20 @@ def test_a_target_row_added_and_the_causal_mask_left_out_of_step_2():
     info = " ".join(i.value for i in at.info)
     assert "Step 2 leaves out the causal mask" in info
     assert len(records(chart(at, WEIGHTS))) == 4 * 6  # 4 target queries × 6 source keys
-    check_numbers(at)
+    settings = check_numbers(at)
+    # Reproduce in PyTorch, opened: the script gives step 2's output on the learner's numbers.
+    at.session_state["cross_export_open"] = True  # the folded section, as a click opens it
+    at.run()
+    scripts = [c.value for c in at.main.code if "# Step 2: cross-attention" in c.value]
+    assert len(scripts) == 1
+    namespace: dict = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(scripts[0], "attention.py", "exec"), namespace)
+    target = target_of(settings["target"], settings["target_tokens"])
+    layer = decoder_layer(
+        target, make_embeddings(settings.tokens, settings.rows), core_config(settings)
+    )
+    torch.testing.assert_close(namespace["output"], layer.cross_attention.output, atol=1e-5, rtol=0)
 
 
 def test_the_starting_target_speaks_the_pages_language():
