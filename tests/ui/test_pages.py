@@ -829,3 +829,14 @@ def test_page_2_is_plain_dot_product_attention_whatever_variants_the_link_holds(
         last = re.findall(r"[−-]?\d+\.\d+", formula)[-1]
         shown.setdefault(which, float(last.replace(MINUS, "-")))
     assert list(shown.values()) == pytest.approx(plain.tolist(), abs=1e-4)
+
+
+def test_page_11s_cache_sentence_says_undefined_where_the_naive_softmax_overflows():
+    # Scores of 300 overflow exp() in float32: ∞/∞ is undefined, as the oracle now reads it
+    # (found by the session machine, where the oracle failed on the word).
+    link = {"x": "10,10,10;9,9,9", "init": "identity", "norm": "naive_softmax", "heads": "1"}
+    at = open_page("11_Todays_attention", link)
+    assert_clean(at)
+    check_numbers(at)
+    said = [m.value for m in at.markdown if m.value.startswith("Head 1's weights")]
+    assert said == ["Head 1's weights of the new query over the cache: `t1` undefined."]
