@@ -35,9 +35,13 @@ FLAGS = tuple(
 )
 
 
+# Flags that take a value, joined to it by :func:`join_values` (``--answer`` is the exercise's).
+VALUE_FLAGS = (*FLAGS, "kind", "number", "answer")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        _fail(message)
+        fail(message)
 
 
 def _help(param: Param) -> str:
@@ -53,14 +57,19 @@ def _help(param: Param) -> str:
     return text.replace("%", "%%")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser: one ``--name VALUE`` flag per row of the parameter table."""
+def build_parser(
+    prog: str = "python -m attention_core", trace_flags: bool = True
+) -> argparse.ArgumentParser:
+    """The argument parser: one ``--name VALUE`` flag per row of the parameter table (and,
+    with ``trace_flags``, ``--json``)."""
     parser = _Parser(
-        prog="python -m attention_core",
+        prog=prog,
         description=_("Run self-attention on a small embedding matrix and print every step."),
     )
     for name in FLAGS:
         parser.add_argument(f"--{name}", metavar="VALUE", help=_help(PARAMS[name]))
+    if not trace_flags:
+        return parser
     parser.add_argument(
         "--json",
         action="store_true",
@@ -82,7 +91,7 @@ def join_values(argv: list[str]) -> list[str]:
     index = 0
     while index < len(argv):
         arg = argv[index]
-        if arg.startswith("--") and arg[2:] in FLAGS and index + 1 < len(argv):
+        if arg.startswith("--") and arg[2:] in VALUE_FLAGS and index + 1 < len(argv):
             joined.append(f"{arg}={argv[index + 1]}")
             index += 2
             continue
@@ -94,11 +103,17 @@ def join_values(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, with one line on stderr).
 
+    ``exercise`` first prints an exercise or checks an answer (:mod:`attention_core.cli_exercise`).
     Its words are in the language of ``--lang``, else of the environment (``LANG``, as
     gettext reads it), else English; numbers and labels are the same in every language.
     """
     argv = join_values(sys.argv[1:] if argv is None else argv)
     with translation.speaking(_language_asked(argv) or translation.from_environment(os.environ)):
+        if argv[:1] == ["exercise"]:
+            from attention_core import cli_exercise  # it builds on this module
+
+            torch.set_num_threads(1)
+            return cli_exercise.run(argv[1:])
         return _run(argv)
 
 
@@ -116,17 +131,17 @@ def _run(argv: list[str]) -> int:
         settings, _notices = read_params(given, strict=True, scopes=("input", "config", "view"))
         trace = run_attention(settings.embeddings(), settings.config())
     except AttentionInputError as error:
-        _fail(str(error))
+        fail(str(error))
     query = settings.query_index if "query" in given else None
     if args.json:
         text = json.dumps(_strict_json(trace.to_dict()), allow_nan=False)
     else:
         text = render_text(trace, settings, query)
-    return _write(text)
+    return write(text)
 
 
-def _write(text: str) -> int:
-    """Print whatever the terminal's encoding; a closed pipe (``| head``) ends quietly."""
+def write(text: str) -> int:
+    """Print ``text`` whatever the terminal's encoding; a closed pipe (``| head``) ends quietly."""
     try:
         _emit(sys.stdout, text + "\n")
     except BrokenPipeError:
@@ -161,7 +176,8 @@ def _strict_json(value: Any) -> Any:
     return value
 
 
-def _fail(message: str) -> NoReturn:
+def fail(message: str) -> NoReturn:
+    """One line on stderr, then exit with status 2."""
     _emit(sys.stderr, _("attention_core: error: {message}").format(message=message) + "\n")
     raise SystemExit(2)
 
