@@ -102,7 +102,7 @@ def _judge(exercise: Exercise, value: float, typed_decimals: int | None) -> Verd
             return Verdict("wrong", _wrong(mistake.hint), value, mistake.key)
     if (
         typed_decimals is not None
-        and typed_decimals < exercise.decimals
+        and 0 < typed_decimals < exercise.decimals
         and abs(value - answer) <= 0.5 * 10.0**-typed_decimals + tolerance
     ):
         return Verdict(

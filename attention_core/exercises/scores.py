@@ -122,6 +122,30 @@ def _softmax(values: tuple[float, ...], index: int) -> float:
     return math.exp(values[index] - top) / math.fsum(math.exp(v - top) for v in values)
 
 
+def softmax_lines(
+    alpha: str, row: tuple[float, ...], key: int, keys: range | list[int], decimals: int
+) -> tuple[Line, ...]:
+    """Σ = exp(s1) + exp(s2) + … over ``keys``, then α = exp(s_key) / Σ."""
+    total = math.fsum(math.exp(row[j]) for j in keys)
+    numerator = math.exp(row[key])
+    return (
+        Line(
+            "Σ",
+            tuple(f"exp({format_number(row[j], decimals)})" for j in keys),
+            format_number(total, decimals),
+        ),
+        Line(
+            alpha,
+            (
+                f"exp({format_number(row[key], decimals)}) / Σ",
+                f"{format_number(numerator, decimals)} / {format_number(total, decimals)}",
+            ),
+            format_number(numerator / total, decimals),
+            joiner=" = ",
+        ),
+    )
+
+
 def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
     """α(i,j) = softmax over row i of the scaled scores; the column is given too."""
     pick = picker(trace, seed)
@@ -132,7 +156,6 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
     column = rounded(scaled[:, key], decimals)
     answer = _softmax(row, key)
     alpha = f"α({query + 1},{key + 1})"
-    exps = tuple(f"exp({format_number(v, decimals)})" for v in row)
     mistakes = (
         Mistake(
             "wrong_axis",
@@ -159,13 +182,7 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
         answer=answer,
         tolerance=2 * unit(decimals),
         share=True,
-        solution=(
-            Line(
-                alpha,
-                (f"exp({format_number(row[key], decimals)}) / ({' + '.join(exps)})",),
-                format_number(answer, decimals),
-            ),
-        ),
+        solution=softmax_lines(alpha, row, key, range(len(row)), decimals),
         mistakes=mistakes,
         hint=_(
             "Take exp of every score in row {query}, then divide exp(s({query},{key})) by "
@@ -191,7 +208,6 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
     seen = tuple(row[j] for j in visible)
     answer = _softmax(seen, visible.index(key))
     alpha = f"α({query + 1},{key + 1})"
-    exps = " + ".join(f"exp({format_number(row[j], decimals)})" for j in visible)
     return Exercise(
         kind="masked_weight",
         seed=seed,
@@ -205,13 +221,7 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
         answer=answer,
         tolerance=2 * unit(decimals),
         share=True,
-        solution=(
-            Line(
-                alpha,
-                (f"exp({format_number(row[key], decimals)}) / ({exps})",),
-                format_number(answer, decimals),
-            ),
-        ),
+        solution=softmax_lines(alpha, row, key, visible, decimals),
         mistakes=(
             Mistake(
                 "masked_after_softmax",

@@ -240,9 +240,10 @@ def cache_size(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
         share=False,
         solution=(
             Line(
-                "2 × tokens × kv_heads × head_dim",
-                (f"2 × {tokens} × {kv_heads} × {head_dim}",),
+                "N",
+                ("2 × tokens × kv_heads × head_dim", f"2 × {tokens} × {kv_heads} × {head_dim}"),
                 str(answer),
+                joiner=" = ",
             ),
         ),
         mistakes=tuple(mistakes),

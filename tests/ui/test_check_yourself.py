@@ -1,0 +1,88 @@
+"""*Check yourself* (AppTest): a wrong answer's hint, the worked solution after two, a right
+answer counted in the title row, hostile answers shown only as text, and the block in
+Chinese. One test per kind of behaviour; the numbers come from the core on the page's run."""
+
+from __future__ import annotations
+
+from attention_core import AttentionConfig, preset_embeddings, run_attention
+from attention_core.exercises import make_exercise
+from tests.ui.apptest import as_read, assert_clean, markup_problems, open_page
+from tests.ui.untranslated import english_left
+from ui.blocks.check_yourself import PAGE_KINDS, exercise_seed
+from ui.session import nav
+
+PAGE = "5_Causal_mask"
+
+
+def page_exercise(kind: str):
+    """The exercise page 5 asks by default, made by the core on the page's causal run."""
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="causal"))
+    return make_exercise(kind, trace, exercise_seed(PAGE, kind), 4)
+
+
+def opened(params=None):
+    at = open_page(PAGE, params)
+    at.session_state["check_yourself"] = True  # the section opened (an expander, no widget)
+    return at.run()
+
+
+def answer(at, kind: str, text: str):
+    at.text_input(key=f"exercise_answer_{kind}").set_value(text)
+    return at.button(key=f"FormSubmitter:exercise_{kind}-Check").click().run()
+
+
+def progress(at) -> str:
+    return next(c.value for c in at.caption if c.value.endswith("solved"))
+
+
+def test_every_lesson_asks_at_least_three_kinds():
+    lessons = {p.key for p in nav.PAGES if p.title[:1].isdigit()}
+    assert set(PAGE_KINDS) == lessons
+    assert all(len(set(kinds)) >= 3 for kinds in PAGE_KINDS.values())
+
+
+def test_a_wrong_answer_gets_its_hint_two_the_solution_and_a_right_one_counts():
+    exercise = page_exercise("masked_weight")
+    unmasked = next(m for m in exercise.mistakes if m.key == "masked_after_softmax")
+    at = opened()
+    assert progress(at) == "0 of 3 solved"
+    latex_before = len(at.latex)
+    at = answer(at, "masked_weight", f"{unmasked.value:.4f}")
+    hints = [w.value for w in at.warning]
+    assert any("masked after the softmax without renormalising" in h for h in hints), hints
+    assert len(at.latex) == latex_before  # no solution after one wrong answer
+    at = answer(at, "masked_weight", "0.9999")
+    assert_clean(at)
+    solution = "".join(x.value for x in at.latex[latex_before:])
+    assert exercise.answer_text in solution and r"\Sigma" in solution
+    at = answer(at, "masked_weight", f"{float(exercise.answer) * 100:.2f}%")
+    assert as_read(at.success[-1].value) == f"Right: {exercise.answer_text}."
+    assert progress(at) == "1 of 3 solved"
+
+
+def test_hostile_answers_are_refused_and_shown_only_as_text():
+    at = opened()
+    for typed in ("<img src=x onerror=alert(1)>", "**1** :red[x] $x$", "nan", "1e999"):
+        at = answer(at, "scaled_score", typed)
+        assert_clean(at)
+        assert at.info, typed  # refused in a sentence
+        echo = next(c.value for c in at.caption if c.value.startswith("You answered"))
+        assert markup_problems(echo) == [], echo
+    assert progress(at) == "0 of 3 solved"
+
+
+def test_the_exercises_hints_and_solution_are_in_chinese():
+    exercise = page_exercise("scaled_score")
+    forgot = next(m for m in exercise.mistakes if m.key == "forgot_to_scale")
+    at = opened()
+    for typed in ("0", f"{forgot.value:.4f}"):
+        at = answer(at, "scaled_score", typed)
+    # Then the language: AppTest cannot run a Chinese page twice (it reads a select box's
+    # value back through the labels of its last run), so the answers are given before.
+    at.radio(key="lang").set_value("zh_CN").run()
+    assert "忘了缩放" in at.warning[0].value
+    assert "已解答 0 / 3 题" in [c.value for c in at.caption]
+    assert any(exercise.answer_text in x.value for x in at.latex)  # the worked solution
+    shown = [x.value for kind in ("markdown", "caption", "warning", "info") for x in at.get(kind)]
+    shown += [w.label for w in at.text_input] + [b.label for b in at.button]
+    assert [(text, english_left(text)) for text in shown if english_left(text)] == []
