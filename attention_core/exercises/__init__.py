@@ -11,8 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from attention_core.errors import AttentionInputError
-from attention_core.exercises.answers import Verdict, check
-from attention_core.exercises.base import KIND_NAMES, KINDS, Exercise, Given, Line, Mistake
+from attention_core.exercises.answers import Verdict, check, outcome, outcomes
+from attention_core.exercises.base import (
+    KIND_NAMES,
+    KINDS,
+    MISTAKE_NAMES,
+    Exercise,
+    Given,
+    Line,
+    Mistake,
+)
 from attention_core.exercises.scores import masked_weight, scaled_score, score, softmax_weight
 from attention_core.exercises.values import cache_size, context_entry, dropout_weight, head_shape
 from attention_core.trace import AttentionTrace
@@ -43,6 +51,7 @@ __all__ = [
     "KINDS",
     "KIND_NAMES",
     "MAKERS",
+    "MISTAKE_NAMES",
     "Exercise",
     "Given",
     "Line",
@@ -50,4 +59,6 @@ __all__ = [
     "Verdict",
     "check",
     "make_exercise",
+    "outcome",
+    "outcomes",
 ]

@@ -118,5 +118,28 @@ def _judge(exercise: Exercise, value: float, typed_decimals: int | None) -> Verd
     return Verdict("wrong", _wrong(exercise.hint), value)
 
 
+def outcomes(exercise: Exercise) -> tuple[str, ...]:
+    """The ways a checked answer can turn out, in order: right, each of the exercise's
+    catalogued mistakes, too few decimals (a number), another wrong answer. A class counts
+    its answers by these (a question's choices)."""
+    numeric = not isinstance(exercise.answer, tuple)
+    return (
+        "right",
+        *(m.key for m in exercise.mistakes),
+        *(("too_few_decimals",) if numeric else ()),
+        "other",
+    )
+
+
+def outcome(exercise: Exercise, verdict: Verdict) -> int | None:
+    """The index in :func:`outcomes` of a checked answer; None for a refused one."""
+    if verdict.status == "refused":
+        return None
+    if verdict.right:
+        return 0
+    found = outcomes(exercise)
+    return found.index(verdict.mistake) if verdict.mistake in found else len(found) - 1
+
+
 def _wrong(hint: str) -> str:
     return _("Not quite. {hint}").format(hint=hint)

@@ -90,6 +90,23 @@ KIND_NAMES = {
     "cache_size": N_("the numbers in a KV cache"),
 }
 KINDS = tuple(KIND_NAMES)
+# A short name for each way an answer can go wrong, for a class's tally of answers.
+MISTAKE_NAMES = {
+    "scaled_too_early": N_("scaled too early"),
+    "forgot_to_scale": N_("forgot to scale"),
+    "scaled_by_d": N_("scaled by d, not √d"),
+    "wrong_axis": N_("softmax over the wrong axis"),
+    "masked_after_softmax": N_("masked after softmax, not renormalised"),
+    "not_rescaled": N_("not rescaled by 1/(1 − p)"),
+    "times_keep": N_("multiplied by 1 − p"),
+    "no_transpose": N_("no transpose"),
+    "not_divided": N_("d_out not divided by the heads"),
+    "keys_only": N_("keys only"),
+    "with_queries": N_("queries cached too"),
+    "every_head": N_("every query head cached"),
+    "too_few_decimals": N_("too few decimals"),
+    "other": N_("another wrong answer"),
+}
 
 
 def picker(trace: AttentionTrace, seed: int) -> Callable[[int], int]:

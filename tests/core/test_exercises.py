@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, AttentionInputError, preset_embeddings, run_attention
-from attention_core.exercises import KINDS, check, make_exercise
+from attention_core.exercises import KINDS, check, make_exercise, outcome, outcomes
+from classroom.classes import CHOICES_MAX
 from tests.core.test_properties import embeddings
 
 configs = st.builds(
@@ -83,6 +84,8 @@ def test_every_kind_equals_an_independent_computation(inputs, config, seed):
             # A wrong answer far off is wrong.
             assert not check(exercise, repr(float(expected) + 1 + 10 * exercise.tolerance)).right
         assert make_exercise(kind, trace, seed, 4) == exercise  # deterministic
+        assert 3 <= len(outcomes(exercise)) <= CHOICES_MAX  # a class question's choices
+        assert outcome(exercise, check(exercise, exercise.answer_text)) == 0
     # The given numbers are the learner's, rounded to the decimals shown.
     score = make_exercise("score", trace, seed, 4)
     query, key = (int(n) - 1 for n in score.solution[0].left[2:-1].split(","))
@@ -191,6 +194,8 @@ def test_each_catalogued_mistakes_answer_gets_its_hint(inputs, config, seed):
             continue  # the mistake happens to give the right number here
         verdict = check(exercise, f"{wrong:.4f}")
         assert verdict.status == "wrong" and verdict.mistake == key, (key, verdict.message)
+        # A class counts it under that mistake's name.
+        assert outcomes(exercise)[outcome(exercise, verdict)] == key
 
 
 def test_dropout_mistakes_and_a_shape_answer():

@@ -86,3 +86,38 @@ def test_the_exercises_hints_and_solution_are_in_chinese():
     shown = [x.value for kind in ("markdown", "caption", "warning", "info") for x in at.get(kind)]
     shown += [w.label for w in at.text_input] + [b.label for b in at.button]
     assert [(text, english_left(text)) for text in shown if english_left(text)] == []
+
+
+def test_a_class_exercise_checked_on_each_screen_and_counted_for_the_teacher():
+    from tests.ui.test_class_questions import join, teach
+
+    exercise = page_exercise("masked_weight")
+    unmasked = next(m for m in exercise.mistakes if m.key == "masked_after_softmax")
+    question = "ex5_masked_weight"
+    teacher, code, _key = teach(PAGE)
+    teacher.session_state["check_yourself"] = True
+    teacher.run()
+    teacher.button(key=f"class_ask_{question}").click().run()
+    learners = [join(code, PAGE) for _ in range(3)]
+    for at, typed in zip(learners, ("0.9", exercise.answer_text, exercise.answer_text)):
+        # The asked exercise is drawn above the closed section, with the class's note.
+        assert "The class's exercise" in [h.value for h in at.subheader]
+        at = answer(at, "masked_weight", typed)
+        assert_clean(at)
+    first = learners[0]
+    answer(first, "masked_weight", f"{unmasked.value:.4f}")  # a second wrong answer
+    hints = [w.value for w in first.warning]
+    assert any("without renormalising" in h for h in hints), hints
+    assert not any(exercise.answer_text in x.value for x in first.latex)  # no solution yet
+    teacher.run()
+    assert "First vote: 3 answers so far." in [c.value for c in teacher.caption]
+    teacher.button(key=f"class_show_{question}").click().run()
+    assert_clean(teacher)
+    name = f"masked after softmax, not renormalised ({unmasked.value:.4f})"
+    summary = [m.value for m in teacher.markdown if " right (" in m.value]
+    assert summary == [
+        f"2 of 3 answers right (67 %). The most common wrong answer: {name}, 1 answer."
+    ]
+    teacher.button(key=f"class_reveal_{question}").click().run()
+    first.run()
+    assert any(exercise.answer_text in x.value for x in first.latex)  # the worked solution

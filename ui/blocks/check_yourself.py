@@ -12,7 +12,7 @@ from attention_core import AttentionTrace
 from attention_core.exercises import KIND_NAMES, Exercise, check, make_exercise
 from translation import _
 from ui import safe
-from ui.blocks import formula_view
+from ui.blocks import class_exercise, formula_view
 from ui.session import exercise_progress
 from ui.session.run_order import Page
 from ui.specs import exercise_formulas
@@ -54,8 +54,18 @@ def show_progress(page: Page) -> None:
 
 def show_check_yourself(page: Page, trace: AttentionTrace | None = None) -> None:
     """The lesson's exercises on ``trace`` (the page's own run by default), in a section that
-    is built only once it is opened."""
+    is built only once it is opened; on a learner's screen, the exercise the teacher asked the
+    class above it."""
     kinds = PAGE_KINDS[page.info.key]
+    shown = trace or page.trace
+    asked = class_exercise.asked_kind(page, kinds)
+    if asked:
+        st.subheader(_("The class's exercise"))
+        exercise = _make(page, shown, asked)
+        if exercise is not None:
+            _show_exercise(
+                page, exercise, kinds.index(asked), class_exercise.learner_state(page, asked)
+            )
     with st.expander(
         _("Check yourself"),
         expanded=exercise_progress.was_open(page.info.key),
@@ -74,18 +84,19 @@ def show_check_yourself(page: Page, trace: AttentionTrace | None = None) -> None
             )
         )
         for index, kind in enumerate(kinds):
-            exercise = page.call(
-                make_exercise,
-                kind,
-                trace or page.trace,
-                exercise_seed(page.info.key, kind),
-                page.decimals,
-            )
+            exercise = None if kind == asked else _make(page, shown, kind)
             if exercise is not None:
-                _show_exercise(page, exercise, index)
+                _show_exercise(page, exercise, index, class_exercise.NOT_ASKED)
 
 
-def _show_exercise(page: Page, exercise: Exercise, index: int) -> None:
+def _make(page: Page, trace: AttentionTrace, kind: str) -> Exercise | None:
+    seed = exercise_seed(page.info.key, kind)
+    return page.call(make_exercise, kind, trace, seed, page.decimals)
+
+
+def _show_exercise(page: Page, exercise: Exercise, index: int, in_class: str) -> None:
+    """One exercise: its question and numbers, the answer field, and what the last answer
+    got. ``in_class``: whether the class is asked it now (a learner's screen)."""
     kind = exercise.kind
     name = _(KIND_NAMES[kind])
     st.markdown(
@@ -97,6 +108,7 @@ def _show_exercise(page: Page, exercise: Exercise, index: int) -> None:
             lambda width: exercise_formulas.given_latex(exercise.given, exercise.decimals, width),
             key=f"exercise_given_{kind}",
         )
+    question = class_exercise.question_id(page, kind) if in_class == class_exercise.OPEN else ""
     with st.form(key=f"exercise_{kind}", border=False, enter_to_submit=True):
         st.text_input(
             _("Your answer"),
@@ -106,30 +118,33 @@ def _show_exercise(page: Page, exercise: Exercise, index: int) -> None:
         st.form_submit_button(
             _("Check"),
             on_click=exercise_progress.submit,
-            args=(kind, page.info.key, exercise),
+            args=(kind, page.info.key, exercise, question),
         )
-    _show_verdict(exercise, exercise_progress.attempt(kind, exercise))
+    _show_verdict(exercise, exercise_progress.attempt(kind, exercise), in_class)
+    class_exercise.show_teacher(page, exercise)
+    class_exercise.show_learner(page, exercise, in_class)
 
 
-def _show_verdict(exercise: Exercise, attempt: exercise_progress.Attempt) -> None:
+def _show_verdict(exercise: Exercise, attempt: exercise_progress.Attempt, in_class: str) -> None:
     """What the last answer was, the hint or the praise, and the worked solution once it is
-    earned (after two wrong answers) or the exercise is solved."""
-    if not attempt.typed:
-        return
-    verdict = check(exercise, attempt.typed)
-    st.caption(
-        safe.sentence(
-            _("You answered {answer}").format(answer=safe.md(attempt.typed, ANSWER_LIMIT))
+    earned (after two wrong answers) or the exercise is solved; while the class is asked it,
+    once the teacher reveals it."""
+    if attempt.typed:
+        verdict = check(exercise, attempt.typed)
+        st.caption(
+            safe.sentence(
+                _("You answered {answer}").format(answer=safe.md(attempt.typed, ANSWER_LIMIT))
+            )
         )
-    )
-    message = safe.prose(verdict.message, TEXT_LIMIT)
-    if verdict.right:
-        st.success(message, icon=":material/check_circle:")
-    elif verdict.status == "wrong":
-        st.warning(message, icon=":material/lightbulb:")
-    else:
-        st.info(message, icon=":material/keyboard:")
-    if attempt.right or attempt.wrong >= 2:
+        message = safe.prose(verdict.message, TEXT_LIMIT)
+        if verdict.right:
+            st.success(message, icon=":material/check_circle:")
+        elif verdict.status == "wrong":
+            st.warning(message, icon=":material/lightbulb:")
+        else:
+            st.info(message, icon=":material/keyboard:")
+    earned = attempt.right or attempt.wrong >= 2
+    if in_class == class_exercise.REVEALED or (earned and in_class != class_exercise.OPEN):
         st.markdown(_("**Worked solution**, with your numbers:"))
         formula_view.show(
             lambda width: exercise_formulas.solution_latex(exercise.solution, width),

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attention_core.exercises import Exercise, check
+from attention_core.exercises import Exercise, check, outcome
+from ui.session import class_mode
 
 ATTEMPTS = "_exercise_attempts"
 SOLVED = "_exercise_solved"
@@ -45,8 +46,9 @@ def attempt(slot: str, exercise: Exercise) -> Attempt:
     return kept[1]
 
 
-def submit(slot: str, page: str, exercise: Exercise) -> None:
-    """Check the typed answer (the *Check* button's callback, before the page is drawn)."""
+def submit(slot: str, page: str, exercise: Exercise, question: str = "") -> None:
+    """Check the typed answer (the *Check* button's callback, before the page is drawn);
+    in a class asked the exercise as ``question``, count how it turned out."""
     typed = str(st.session_state.get(answer_key(slot), ""))
     verdict = check(exercise, typed)
     before = attempt(slot, exercise)
@@ -58,6 +60,8 @@ def submit(slot: str, page: str, exercise: Exercise) -> None:
     st.session_state.setdefault(ATTEMPTS, {})[slot] = (identity(exercise), now)
     if verdict.right:
         st.session_state.setdefault(SOLVED, set()).add((page, slot))
+    if question:
+        class_mode.answer_choice(question, outcome(exercise, verdict))
 
 
 def solved(page: str) -> int:
