@@ -99,7 +99,8 @@ def test_a_class_exercise_checked_on_each_screen_and_counted_for_the_teacher():
     teacher.run()
     teacher.button(key=f"class_ask_{question}").click().run()
     learners = [join(code, PAGE) for _ in range(3)]
-    for at, typed in zip(learners, ("0.9", exercise.answer_text, exercise.answer_text)):
+    typed_answers = ("0.9", exercise.answer_text, exercise.answer_text)
+    for at, typed in zip(learners, typed_answers, strict=True):
         # The asked exercise is drawn above the closed section, with the class's note.
         assert "The class's exercise" in [h.value for h in at.subheader]
         at = answer(at, "masked_weight", typed)
