@@ -17,7 +17,36 @@ from attention_core.exercises.base import (
 )
 from attention_core.formatting import format_number
 from attention_core.trace import AttentionTrace
-from translation import _
+from translation import N_, _
+
+# Each question as the page's run has it: its scores divided by a scale (True) or not.
+_SOFTMAX_QUESTION = {
+    True: N_(
+        "Below are row {query} and column {key} of head 1's scaled scores s (rows are "
+        "queries, columns are keys). Compute the weight {alpha} that softmax gives."
+    ),
+    False: N_(
+        "Below are row {query} and column {key} of head 1's scores s (rows are queries, "
+        "columns are keys; nothing scales them here). Compute the weight {alpha} that "
+        "softmax gives."
+    ),
+}
+_MASKED_QUESTION: dict[bool | None, str] = {
+    None: N_(
+        "Below is row {query} of head 1's scores s. With a single token the mask hides "
+        "nothing. Compute the weight {alpha} that the masked softmax gives."
+    ),
+    True: N_(
+        "Below is row {query} of head 1's scaled scores s, before masking. The mask hides "
+        "keys {hidden} from query {query}. Compute the weight {alpha} that the masked "
+        "softmax gives."
+    ),
+    False: N_(
+        "Below is row {query} of head 1's scores s (nothing scales them here), before "
+        "masking. The mask hides keys {hidden} from query {query}. Compute the weight "
+        "{alpha} that the masked softmax gives."
+    ),
+}
 
 
 def score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
@@ -171,10 +200,9 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
         kind="softmax_weight",
         seed=seed,
         decimals=decimals,
-        question=_(
-            "Below are row {query} and column {key} of head 1's scaled scores s (rows are "
-            "queries, columns are keys). Compute the weight {alpha} that softmax gives."
-        ).format(query=query + 1, key=key + 1, alpha=alpha),
+        question=_(_SOFTMAX_QUESTION[trace.scale_divisor != 1.0]).format(
+            query=query + 1, key=key + 1, alpha=alpha
+        ),
         given=(
             Given(f"s({query + 1},·)", row),
             Given(f"s(·,{key + 1})", column),
@@ -212,11 +240,9 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
         kind="masked_weight",
         seed=seed,
         decimals=decimals,
-        question=_(
-            "Below is row {query} of head 1's scaled scores s, before masking. The mask hides "
-            "keys {hidden} from query {query}. Compute the weight {alpha} that the masked "
-            "softmax gives."
-        ).format(query=query + 1, hidden=", ".join(str(j + 1) for j in hidden), alpha=alpha),
+        question=_(_MASKED_QUESTION[trace.scale_divisor != 1.0 if hidden else None]).format(
+            query=query + 1, hidden=", ".join(str(j + 1) for j in hidden), alpha=alpha
+        ),
         given=(Given(f"s({query + 1},·)", row),),
         answer=answer,
         tolerance=2 * unit(decimals),
