@@ -45,10 +45,10 @@ def show_progress(page: Page) -> None:
     """The title row's "2 of 3 solved" on a lesson with exercises; nothing elsewhere."""
     kinds = PAGE_KINDS.get(page.info.key)
     if kinds:
-        st.caption(
-            _("{solved} of {total} solved").format(
-                solved=exercise_progress.solved(page.info.key), total=len(kinds)
-            )
+        solved = exercise_progress.solved(page.info.key)
+        st.badge(
+            _("{solved} of {total} solved").format(solved=solved, total=len(kinds)),
+            color="green" if solved == len(kinds) else "gray",
         )
 
 
@@ -132,9 +132,7 @@ def _show_verdict(exercise: Exercise, attempt: exercise_progress.Attempt, in_cla
     if attempt.typed:
         verdict = check(exercise, attempt.typed)
         st.caption(
-            safe.sentence(
-                _("You answered {answer}").format(answer=safe.md(attempt.typed, ANSWER_LIMIT))
-            )
+            _("You answered: {answer}").format(answer=safe.md(attempt.typed, ANSWER_LIMIT))
         )
         message = safe.prose(verdict.message, TEXT_LIMIT)
         if verdict.right:
