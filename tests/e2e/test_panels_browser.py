@@ -95,14 +95,15 @@ def test_check_yourself_a_wrong_answer_its_hint_then_the_right_one(server, page)
     field.wait_for(timeout=30_000)
     field.fill(f"{unmasked.value:.4f}")
     field.press("Enter")
-    hint = screen.wait_for(page, alert_texts, lambda t: "without renormalising" in t)
+    hint = screen.wait_for(page, alert_texts, lambda t: "without renormalising" in t, 40)
     assert "masked after the softmax without renormalising" in hint, hint
     field.fill(exercise.answer_text)
     form = page.locator('[data-testid="stForm"]').filter(has=field)
     form.get_by_role("button", name="Check").click()
-    praise = screen.wait_for(page, alert_texts, lambda t: "Right: " in t)
+    praise = screen.wait_for(page, alert_texts, lambda t: "Right: " in t, 40)
     assert f"Right: {exercise.answer_text}." in praise, praise
-    screen.wait_for(page, lambda p: p.get_by_text("1 of 3 solved").count(), bool)
+    screen.wait_for(page, lambda p: p.get_by_text("1 of 3 solved").count(), bool, 40)
+    wait_idle(page)
     solution = page.locator(".st-key-formula_wide_exercise_solution_masked_weight .katex-html")
     assert exercise.answer_text in solution.inner_text()
     assert screen.exceptions(page) == []
