@@ -131,9 +131,7 @@ def _show_verdict(exercise: Exercise, attempt: exercise_progress.Attempt, in_cla
     once the teacher reveals it."""
     if attempt.typed:
         verdict = check(exercise, attempt.typed)
-        st.caption(
-            _("You answered: {answer}").format(answer=safe.md(attempt.typed, ANSWER_LIMIT))
-        )
+        st.caption(_("You answered: {answer}").format(answer=safe.md(attempt.typed, ANSWER_LIMIT)))
         message = safe.prose(verdict.message, TEXT_LIMIT)
         if verdict.right:
             st.success(message, icon=":material/check_circle:")
