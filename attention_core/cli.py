@@ -57,19 +57,17 @@ def _help(param: Param) -> str:
     return text.replace("%", "%%")
 
 
-def build_parser(
-    prog: str = "python -m attention_core", trace_flags: bool = True
-) -> argparse.ArgumentParser:
-    """The argument parser: one ``--name VALUE`` flag per row of the parameter table (and,
-    with ``trace_flags``, ``--json``)."""
+def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+    """The argument parser: one ``--name VALUE`` flag per row of the parameter table,
+    ``--json``, and (with ``commands``) the ``exercise`` command
+    (:mod:`attention_core.cli_exercise`). A command line without a command is parsed without
+    it, so that a stray value is named as one ("unrecognized arguments: --bogus 1"), not as a
+    command."""
     parser = _Parser(
-        prog=prog,
+        prog="python -m attention_core",
         description=_("Run self-attention on a small embedding matrix and print every step."),
     )
-    for name in FLAGS:
-        parser.add_argument(f"--{name}", metavar="VALUE", help=_help(PARAMS[name]))
-    if not trace_flags:
-        return parser
+    add_setting_flags(parser)
     parser.add_argument(
         "--json",
         action="store_true",
@@ -78,7 +76,19 @@ def build_parser(
             "values are null)"
         ),
     )
+    if commands:
+        from attention_core import cli_exercise  # it builds on this module
+
+        cli_exercise.add_command(parser.add_subparsers(dest="command", metavar="exercise"))
     return parser
+
+
+def add_setting_flags(parser: argparse.ArgumentParser, default: object = None) -> None:
+    """One ``--name VALUE`` flag per row of the parameter table that the command line has.
+    A command's parser gives ``argparse.SUPPRESS``: its defaults would otherwise replace the
+    values given before the command's name."""
+    for name in FLAGS:
+        parser.add_argument(f"--{name}", metavar="VALUE", default=default, help=_help(PARAMS[name]))
 
 
 def join_values(argv: list[str]) -> list[str]:
@@ -103,17 +113,12 @@ def join_values(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, with one line on stderr).
 
-    ``exercise`` first prints an exercise or checks an answer (:mod:`attention_core.cli_exercise`).
+    ``exercise`` prints an exercise or checks an answer (:mod:`attention_core.cli_exercise`).
     Its words are in the language of ``--lang``, else of the environment (``LANG``, as
     gettext reads it), else English; numbers and labels are the same in every language.
     """
     argv = join_values(sys.argv[1:] if argv is None else argv)
     with translation.speaking(_language_asked(argv) or translation.from_environment(os.environ)):
-        if argv[:1] == ["exercise"]:
-            from attention_core import cli_exercise  # it builds on this module
-
-            torch.set_num_threads(1)
-            return cli_exercise.run(argv[1:])
         return _run(argv)
 
 
@@ -125,7 +130,12 @@ def _language_asked(argv: list[str]) -> str | None:
 
 def _run(argv: list[str]) -> int:
     torch.set_num_threads(1)
-    args = build_parser().parse_args(argv)
+    asked = {"exercise", "-h", "--help"} & set(argv)  # a command, or the help that lists it
+    args = build_parser(commands=bool(asked)).parse_args(argv)
+    if getattr(args, "command", None) == "exercise":
+        from attention_core import cli_exercise
+
+        return cli_exercise.run(args)
     given = {name: [getattr(args, name)] for name in FLAGS if getattr(args, name) is not None}
     try:
         settings, _notices = read_params(given, strict=True, scopes=("input", "config", "view"))

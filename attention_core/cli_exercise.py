@@ -17,13 +17,15 @@ from attention_core.knobs.links import read_params
 from attention_core.pipeline import run_attention
 from translation import _
 
-OWN_FLAGS = ("kind", "number", "answer")
 
-
-def build_parser() -> argparse.ArgumentParser:
-    """The usual settings' flags, and the exercise's own."""
-    parser = cli.build_parser(prog="python -m attention_core exercise", trace_flags=False)
-    parser.description = _("Print an exercise on these settings' numbers, or check an answer.")
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """``exercise``: the usual settings' flags, and the exercise's own."""
+    parser = commands.add_parser(
+        "exercise",
+        help=_("print an exercise on these settings' numbers, or check an answer"),
+        description=_("Print an exercise on these settings' numbers, or check an answer."),
+    )
+    cli.add_setting_flags(parser, default=argparse.SUPPRESS)
     parser.add_argument(
         "--kind",
         metavar="KIND",
@@ -42,13 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--solution", action="store_true", help=_("print the worked solution as well")
     )
-    return parser
 
 
-def run(argv: list[str]) -> int:
+def run(args: argparse.Namespace) -> int:
     """Print the exercise, or check ``--answer`` (status 0 right, 1 wrong, 2 refused)."""
-    args = build_parser().parse_args(argv)
-    given = {name: [getattr(args, name)] for name in cli.FLAGS if getattr(args, name) is not None}
+    given = {
+        name: [getattr(args, name)] for name in cli.FLAGS if getattr(args, name, None) is not None
+    }
     try:
         settings, _notices = read_params(given, strict=True, scopes=("input", "config", "view"))
         number = _whole(args.number)

@@ -84,3 +84,22 @@ def test_lang_prints_the_exercise_in_chinese_with_the_same_numbers(capsys, monke
     _status, chinese, _err = _main([*EXERCISE, "--lang", "zh_CN"], capsys)
     assert chinese.startswith("练习") and "Exercise" not in chinese
     assert english.splitlines()[2:4] == chinese.splitlines()[2:4]  # the numbers
+
+
+def test_settings_before_the_command_count_as_after_it(capsys):
+    _status, after, _err = _main(EXERCISE, capsys)
+    _status, before, _err = _main(["--seed", "7", "exercise", "--kind", "score"], capsys)
+    assert before == after
+    code, stderr = run_main(["--d_out", "3", "--heads", "2", "exercise"])
+    assert code == 2 and "3 is not divisible by 2" in stderr
+
+
+def test_the_exercise_flags_are_the_parsers_own():
+    # What a guide may show: the command is a subcommand of the one parser.
+    import argparse
+
+    from attention_core.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    flags = {s for a in commands.choices["exercise"]._actions for s in a.option_strings}
+    assert {"--kind", "--number", "--answer", "--solution", "--seed", "--lang"} <= flags
