@@ -40,9 +40,13 @@ FLAGS = (
 )
 
 
+# Flags that take a value, joined to it by :func:`join_values` (``--answer`` is the exercise's).
+VALUE_FLAGS = (*FLAGS, "kind", "number", "answer")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        _fail(message)
+        fail(message)
 
 
 def _help(param: Param) -> str:
@@ -58,14 +62,17 @@ def _help(param: Param) -> str:
     return text.replace("%", "%%")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser: one ``--name VALUE`` flag per row of the parameter table."""
+def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+    """The argument parser: one ``--name VALUE`` flag per row of the parameter table,
+    ``--json``, and (with ``commands``) the ``exercise`` command
+    (:mod:`attention_core.cli_exercise`). A command line without a command is parsed without
+    it, so that a stray value is named as one ("unrecognized arguments: --bogus 1"), not as a
+    command."""
     parser = _Parser(
         prog="python -m attention_core",
         description=_("Run self-attention on a small embedding matrix and print every step."),
     )
-    for name in FLAGS:
-        parser.add_argument(f"--{name}", metavar="VALUE", help=_help(PARAMS[name]))
+    add_setting_flags(parser)
     parser.add_argument(
         "--memory",
         action="store_true",
@@ -82,7 +89,19 @@ def build_parser() -> argparse.ArgumentParser:
             "values are null)"
         ),
     )
+    if commands:
+        from attention_core import cli_exercise  # it builds on this module
+
+        cli_exercise.add_command(parser.add_subparsers(dest="command", metavar="exercise"))
     return parser
+
+
+def add_setting_flags(parser: argparse.ArgumentParser, default: object = None) -> None:
+    """One ``--name VALUE`` flag per row of the parameter table that the command line has.
+    A command's parser gives ``argparse.SUPPRESS``: its defaults would otherwise replace the
+    values given before the command's name."""
+    for name in FLAGS:
+        parser.add_argument(f"--{name}", metavar="VALUE", default=default, help=_help(PARAMS[name]))
 
 
 def join_values(argv: list[str]) -> list[str]:
@@ -95,7 +114,7 @@ def join_values(argv: list[str]) -> list[str]:
     index = 0
     while index < len(argv):
         arg = argv[index]
-        if arg.startswith("--") and arg[2:] in FLAGS and index + 1 < len(argv):
+        if arg.startswith("--") and arg[2:] in VALUE_FLAGS and index + 1 < len(argv):
             joined.append(f"{arg}={argv[index + 1]}")
             index += 2
             continue
@@ -107,6 +126,7 @@ def join_values(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, with one line on stderr).
 
+    ``exercise`` prints an exercise or checks an answer (:mod:`attention_core.cli_exercise`).
     Its words are in the language of ``--lang``, else of the environment (``LANG``, as
     gettext reads it), else English; numbers and labels are the same in every language.
     """
@@ -123,28 +143,33 @@ def _language_asked(argv: list[str]) -> str | None:
 
 def _run(argv: list[str]) -> int:
     torch.set_num_threads(1)
-    args = build_parser().parse_args(argv)
+    asked = {"exercise", "-h", "--help"} & set(argv)  # a command, or the help that lists it
+    args = build_parser(commands=bool(asked)).parse_args(argv)
+    if getattr(args, "command", None) == "exercise":
+        from attention_core import cli_exercise
+
+        return cli_exercise.run(args)
     given = {name: [getattr(args, name)] for name in FLAGS if getattr(args, name) is not None}
     crossed = "target" in given or "target_tokens" in given
     try:
         settings, _notices = read_params(given, strict=True)
         if crossed:
-            return _write(_decoder_report(settings, args.json))
+            return write(_decoder_report(settings, args.json))
         trace = run_attention(settings.embeddings(), settings.config())
         memory = args.memory or any(name in given for name in MEMORY_FLAGS)
         report = render_memory(settings.values) if memory else ""
     except AttentionInputError as error:
-        _fail(str(error))
+        fail(str(error))
     query = settings.query_index if "query" in given else None
     if args.json:
         text = json.dumps(_strict_json(trace.to_dict()), allow_nan=False)
     else:
         text = render_text(trace, settings, query) + (f"\n\n{report}" if report else "")
-    return _write(text)
+    return write(text)
 
 
-def _write(text: str) -> int:
-    """Print whatever the terminal's encoding; a closed pipe (``| head``) ends quietly."""
+def write(text: str) -> int:
+    """Print ``text`` whatever the terminal's encoding; a closed pipe (``| head``) ends quietly."""
     try:
         _emit(sys.stdout, text + "\n")
     except BrokenPipeError:
@@ -179,7 +204,8 @@ def _strict_json(value: Any) -> Any:
     return value
 
 
-def _fail(message: str) -> NoReturn:
+def fail(message: str) -> NoReturn:
+    """One line on stderr, then exit with status 2."""
     _emit(sys.stderr, _("attention_core: error: {message}").format(message=message) + "\n")
     raise SystemExit(2)
 

@@ -1,14 +1,15 @@
 """Screenshots of every page at 1280×720, in normal and presentation mode, and on a phone
 (390×844, touch), for the README.
 
-    python docs/make_screenshots.py [--lang zh_CN] [--only-class]
+    python docs/make_screenshots.py [--lang zh_CN] [--only-class] [--only-exercises]
 
 Starts `streamlit run streamlit_app.py` on a free local port, opens each page in Debian's
 Chromium and writes docs/screenshots/<page>.png, <page>-presentation.png and
 <page>-phone.png; with ``--lang`` another language's, in docs/screenshots/<lang>/ (the pages
 only, not the README's extra views). The test suite never writes here: run this script when
 the pages change. ``--only-class`` writes the class mode's two views alone (the join slide, and
-a question's two votes as the teacher's screen shows them).
+a question's two votes as the teacher's screen shows them); ``--only-exercises`` the *Check
+yourself* view alone (a wrong answer's hint and the worked solution on 5 · Causal mask).
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", default="en", help="a language of translation.LANGUAGES")
     parser.add_argument("--only-class", action="store_true", help="the class mode's views only")
+    parser.add_argument("--only-exercises", action="store_true", help="Check yourself only")
     args = parser.parse_args()
+    only = args.only_class or args.only_exercises
     lang = args.lang
     out = OUT if lang == "en" else OUT / lang
     out.mkdir(parents=True, exist_ok=True)
@@ -85,7 +88,7 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for info in () if args.only_class else PAGES:
+            for info in () if only else PAGES:
                 name = info.url_path or "playground"
                 for suffix, query, device in SHOTS:
                     context = browser.new_context(**device)
@@ -98,7 +101,7 @@ def main() -> None:
                     page.screenshot(path=str(target))
                     print(target.relative_to(ROOT))
                     context.close()
-            for name, path, heading in EXTRA if lang == "en" and not args.only_class else ():
+            for name, path, heading in EXTRA if lang == "en" and not only else ():
                 context = browser.new_context(viewport={"width": 1280, "height": 720})
                 page = context.new_page()
                 page.goto(f"{url}/{path}")
@@ -110,9 +113,11 @@ def main() -> None:
                 page.screenshot(path=str(OUT / f"{name}.png"))
                 print(f"docs/screenshots/{name}.png")
                 context.close()
-            if lang == "en":
+            if lang == "en" and not args.only_exercises:
                 join_slide(browser, url)
                 two_votes(browser, url)
+            if lang == "en" and not args.only_class:
+                check_yourself(browser, url)
             browser.close()
     finally:
         stop_server(process)
@@ -188,6 +193,28 @@ def two_votes(browser, url: str) -> None:
     for page in learners:
         page.context.close()
     teacher_context.close()
+
+
+def check_yourself(browser, url: str) -> None:
+    """*Check yourself* on 5 · Causal mask at 1280×720: the masked weight answered twice
+    wrong (the hint, then the worked solution with the learner's numbers)."""
+    context = browser.new_context(**LAPTOP)
+    page = context.new_page()
+    page.goto(f"{url}/Causal_mask")
+    wait_drawn(page)
+    page.locator("summary", has_text="Check yourself").click()
+    field = page.locator(".st-key-exercise_answer_masked_weight input")
+    for typed in ("0.5", "0.1500"):  # the second: softmax over the whole row
+        field.fill(typed)
+        field.press("Enter")
+        wait_idle(page)
+    page.get_by_text("3. A masked weight").first.evaluate(
+        "element => element.scrollIntoView({block: 'start'})"
+    )
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(OUT / "check_yourself.png"))
+    print("docs/screenshots/check_yourself.png")
+    context.close()
 
 
 if __name__ == "__main__":

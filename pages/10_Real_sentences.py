@@ -14,7 +14,7 @@ from real_model.analysis import SIMPLIFIED
 from real_model.seed001 import AMAZON, ODYSSEY
 from translation import _
 from ui import safe
-from ui.blocks import heatmaps, page_frame, sentences, weights_view
+from ui.blocks import check_yourself, heatmaps, page_frame, sentences, weights_view
 from ui.session import cached, controls, run_order
 from ui.specs import heatmap_chart, tables
 
@@ -216,4 +216,6 @@ page_frame.predict(
     ),
     correct=0,
 )
+if loaded is not None and embeddings is not None and simple is not None:
+    check_yourself.show_check_yourself(page, simple)
 page_frame.finish(page)

@@ -1,7 +1,7 @@
 """Today's attention: grouped K/V heads, the head split, a sliding window, a KV cache and RoPE."""
 
 from translation import _
-from ui.blocks import generation, grouped_heads, page_frame
+from ui.blocks import check_yourself, generation, grouped_heads, page_frame
 from ui.session import run_order
 
 page = run_order.setup(__file__)
@@ -35,4 +35,5 @@ page_frame.predict(
     choices=(_("Yes, the same"), _("No, later positions score differently")),
     correct=0,
 )
+check_yourself.show_check_yourself(page)
 page_frame.finish(page)

@@ -1,7 +1,7 @@
 """Cross-attention: a target's queries attend to a source's keys, in a decoder layer's order."""
 
 from translation import _
-from ui.blocks import cross_view, page_frame
+from ui.blocks import check_yourself, cross_view, page_frame
 from ui.session import run_order
 
 page = run_order.setup(__file__)
@@ -44,4 +44,7 @@ if layer is not None:
         ),
         correct=1,
     )
+    # The exercises work on step 1, masked self-attention over the target: its scores and
+    # weights are square, as every lesson's exercises expect.
+    check_yourself.show_check_yourself(page, layer.self_attention)
 page_frame.finish(page)

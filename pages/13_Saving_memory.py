@@ -2,7 +2,7 @@
 tiles and a memory calculator for a real model's size."""
 
 from translation import _
-from ui.blocks import latent_view, memory_calculator, page_frame, tiles_view
+from ui.blocks import check_yourself, latent_view, memory_calculator, page_frame, tiles_view
 from ui.session import run_order
 
 page = run_order.setup(__file__)
@@ -35,4 +35,5 @@ page_frame.predict(
 )
 tiles_view.show_tiles(page)
 memory_calculator.show_calculator(page)
+check_yourself.show_check_yourself(page)
 page_frame.finish(page)

@@ -5,7 +5,7 @@ import streamlit as st
 from attention_core.lessons import similarity
 from translation import _
 from ui import safe
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import check_yourself, heatmaps, page_frame
 from ui.session import run_order
 from ui.specs import embedding_3d, heatmap_chart
 
@@ -137,4 +137,5 @@ page_frame.predict(
     choices=(_("Always the same token"), _("Not always: a long vector can win the dot product")),
     correct=1,
 )
+check_yourself.show_check_yourself(page, trace)
 page_frame.finish(page)

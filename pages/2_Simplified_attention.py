@@ -5,7 +5,7 @@ import streamlit as st
 from attention_core.lessons import compare_normalisations, loop_attention
 from translation import N_, _
 from ui import safe
-from ui.blocks import formula_view, heatmaps, page_frame
+from ui.blocks import check_yourself, formula_view, heatmaps, page_frame
 from ui.session import controls, run_order
 from ui.specs import formulas, tables
 
@@ -149,4 +149,5 @@ if loops is not None:
         ),
         icon=":material/check_circle:",
     )
+check_yourself.show_check_yourself(page, simple)
 page_frame.finish(page)

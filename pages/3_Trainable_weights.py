@@ -4,7 +4,7 @@ import streamlit as st
 
 from attention_core.book import book_parity
 from translation import _
-from ui.blocks import focus_panel, formula_view, heatmaps, page_frame, sentences
+from ui.blocks import check_yourself, focus_panel, formula_view, heatmaps, page_frame, sentences
 from ui.blocks.typed_weights import typed_weights
 from ui.session import controls, run_order
 from ui.specs import formulas, tables
@@ -121,4 +121,5 @@ st.markdown(
         labelled_rows=False,
     )
 )
+check_yourself.show_check_yourself(page, trace)
 page_frame.finish(page)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from translation import _
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import check_yourself, heatmaps, page_frame
 from ui.session import cached, run_order
 from ui.specs import bars_and_curves, tables
 
@@ -137,4 +137,5 @@ page_frame.predict(
     choices=(_("It stays the same"), _("It doubles"), _("It grows by √2"), _("It quadruples")),
     correct=1,
 )
+check_yourself.show_check_yourself(page, traces["sqrt_d"])
 page_frame.finish(page)

@@ -12,7 +12,7 @@ from attention_core.masks import judge_mask
 from attention_core.reference import MATCH_TOLERANCE
 from translation import N_, _
 from ui import safe
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import check_yourself, heatmaps, page_frame
 from ui.session import controls, kept_widgets, run_order, state
 from ui.specs import heatmap_chart, tables
 
@@ -277,4 +277,5 @@ page_frame.predict(
     choices=(_("The first token's"), _("The last token's"), _("Every token's"), _("No token's")),
     correct=0,
 )
+check_yourself.show_check_yourself(page, causal["neg_inf"])
 page_frame.finish(page)

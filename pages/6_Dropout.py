@@ -8,7 +8,7 @@ from attention_core.experiments import dropout_average
 from attention_core.formatting import counted
 from attention_core.lessons import max_difference
 from translation import _
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import check_yourself, heatmaps, page_frame
 from ui.session import controls, run_order, state
 
 page = run_order.setup(__file__)
@@ -139,4 +139,5 @@ page_frame.predict(
     choices=("w", "(1−p)·w", "w/(1−p)", "0"),
     correct=0,
 )
+check_yourself.show_check_yourself(page, train)
 page_frame.finish(page)

@@ -7,7 +7,7 @@ from attention_core.knobs.table import PARAMS
 from attention_core.lessons import several_heads
 from attention_core.reference import MATCH_TOLERANCE, check_against_torch
 from translation import _
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import check_yourself, heatmaps, page_frame
 from ui.session import run_order
 from ui.specs import heatmap_chart, tables
 
@@ -175,4 +175,5 @@ page_frame.predict(
     choices=(_("Yes, of the first head"), _("No, it is only a summary")),
     correct=1,
 )
+check_yourself.show_check_yourself(page, trace)
 page_frame.finish(page)

@@ -5,7 +5,7 @@ import streamlit as st
 from attention_core import run_attention
 from attention_core.lessons import common_mistakes, mistakes_baseline
 from translation import N_, _
-from ui.blocks import heatmaps, page_frame
+from ui.blocks import check_yourself, heatmaps, page_frame
 from ui.session import run_order
 from ui.specs import heatmap_chart
 
@@ -140,4 +140,5 @@ page_frame.predict(
     choices=(_("All of them"), _("Some of them"), _("None of them")),
     correct=2,
 )
+check_yourself.show_check_yourself(page)
 page_frame.finish(page)

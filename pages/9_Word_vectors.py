@@ -5,7 +5,7 @@ import streamlit as st
 from attention_core.embeddings import display_labels
 from translation import _
 from ui import safe
-from ui.blocks import heatmaps, page_frame, sentences
+from ui.blocks import check_yourself, heatmaps, page_frame, sentences
 from ui.session import cached, controls, run_order
 from ui.specs import heatmap_chart, tables
 
@@ -176,4 +176,6 @@ page_frame.predict(
     choices=(_("The Amazon sentence"), _("The Odyssey sentence"), _("The same in both")),
     correct=0,
 )
+if glove is not None:
+    check_yourself.show_check_yourself(page, glove.softmax)
 page_frame.finish(page)

@@ -97,6 +97,7 @@ class Hall:
     histograms: str = ""
     revealed: list[str] = field(default_factory=list)  # each follower's screen after reveal
     csv_rows: list[dict] = field(default_factory=list)
+    exercise: dict = field(default_factory=dict)  # a Check-yourself exercise asked (issue 54)
     ended: list[str] = field(default_factory=list)
     end_seconds: list[float] = field(default_factory=list)
     keys_left: list[str] = field(default_factory=list)
@@ -286,6 +287,79 @@ def ticked(page) -> str:
 
 def wait_count(teacher, wanted: str, timeout: float = 30.0) -> str:
     return screen.wait_for(teacher, captions, lambda text: wanted in text, timeout)
+
+
+EXERCISE = "ex4_scaled_score"  # 4 · Scaling's second exercise, as a class question
+
+
+def exercise_field(page):
+    return page.locator(".st-key-exercise_answer_scaled_score input")
+
+
+def check_answer(page, typed: str, touch: bool = False) -> str:
+    """A learner types ``typed`` and checks it (a phone taps); returns the alert it gets."""
+    field = exercise_field(page)
+    field.wait_for(timeout=30_000)
+    before = banner(page)
+    if touch:
+        field.tap()
+    field.fill(typed)
+    button = (
+        page.locator('[data-testid="stForm"]').filter(has=field).get_by_role("button", name="Check")
+    )
+    if touch:
+        button.tap()
+    else:
+        button.click()
+    return screen.wait_for(
+        page,
+        banner,
+        lambda text: text != before and ("Right: " in text or "Not quite" in text),
+        timeout=20,
+    )
+
+
+def class_exercise(teacher, learners) -> dict:
+    """The teacher asks 4 · Scaling's scaled-score exercise; learners answer it; what each
+    screen and the teacher's showed."""
+    from attention_core.exercises import make_exercise
+    from ui.blocks.check_yourself import exercise_seed
+
+    settings = settings_of(screen.share_link(teacher))
+    exercise = make_exercise(
+        "scaled_score", trace_of(settings), exercise_seed("4_Scaling", "scaled_score"), 4
+    )
+    mistake = {m.key: f"{m.value:.4f}" for m in exercise.mistakes}
+    teacher.locator("summary", has_text="Check yourself").click()
+    ask = teacher.locator(f".st-key-class_ask_{EXERCISE} button")
+    ask.wait_for(timeout=30_000)
+    ask.click()
+    teacher.locator(f".st-key-class_show_{EXERCISE} button").wait_for(timeout=30_000)
+    # (laptop, laptop, phone, laptop): what each types, in order; the last answer counts.
+    typed = (
+        (mistake["forgot_to_scale"], exercise.answer_text),
+        (exercise.answer_text,),
+        (mistake["scaled_by_d"], exercise.answer_text),
+        (mistake["scaled_by_d"],),
+    )
+    seen = []
+    for n, (page, answers) in enumerate(zip(learners, typed, strict=True)):
+        screen.wait_for(page, lambda p: exercise_field(p).count(), bool, timeout=30)
+        seen.append([check_answer(page, text, touch=n == 2) for text in answers])
+    wait_count(teacher, "First vote: 4 answers")
+    teacher.locator(f".st-key-class_show_{EXERCISE} button").click()
+    summary = screen.wait_for(
+        teacher,
+        lambda p: p.locator('[data-testid="stMarkdownContainer"]').all_inner_texts(),
+        lambda texts: any(" right (" in t for t in texts),
+        timeout=20,
+    )
+    return {
+        "answer": exercise.answer_text,
+        "by_d": mistake["scaled_by_d"],
+        "seen": seen,
+        "summary": next((t for t in summary if " right (" in t), ""),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -547,6 +621,12 @@ def hall(browser, tmp_path_factory) -> Hall:
             hall.csv_rows = list(csv.DictReader(io.StringIO(text)))
             teacher.keyboard.press("Escape")
 
+        # A Check-yourself exercise posed to the class (issue 54): each learner's answer is
+        # checked on their own screen (two go wrong first and read their hint, one on the
+        # phone, by touch), and the teacher reads the share correct and the commonest error.
+        with stage(hall, "exercise", teacher, *learners):
+            hall.exercise = class_exercise(teacher, learners)
+
         # The teacher ends the class: every learner is alone, and no key is left in Redis.
         with stage(hall, "end", teacher, *learners):
             open_class_menu(teacher)
@@ -683,6 +763,22 @@ def test_the_teachers_csv_holds_exactly_the_answers_given_and_no_names(hall):
     assert got == given
     assert len({r["learner_session"] for r in rows}) == 4
     assert all(re.fullmatch(r"[0-9a-f]{16}", r["learner_session"]) for r in rows)
+
+
+def test_a_class_exercise_is_checked_on_each_screen_and_the_share_correct_is_the_answers_given(
+    hall,
+):
+    hall.passed("exercise")
+    seen, answer = hall.exercise["seen"], hall.exercise["answer"]
+    assert "you forgot to scale" in seen[0][0], seen[0]  # the laptop's hint
+    assert "not by its square root" in seen[2][0], seen[2]  # the phone's, by touch
+    for screen_ in (seen[0][1], seen[1][0], seen[2][1]):
+        assert f"Right: {answer}." in screen_, screen_
+    # Given: three right, one scaled by d (the last answer of each counts).
+    assert hall.exercise["summary"] == (
+        "3 of 4 answers right (75 %). The most common wrong answer: scaled by d, not √d "
+        f"({hall.exercise['by_d']}), 1 answer."
+    ), hall.exercise["summary"]
 
 
 def test_ending_the_class_leaves_every_learner_alone_and_no_key_behind(hall):

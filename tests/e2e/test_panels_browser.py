@@ -73,3 +73,37 @@ def test_a_mistakes_sentence_states_the_largest_change_its_heatmap_shows(server,
             screen.after_change(page, stated, before)
         weights, _ = stated(page)
         assert largest_cell(page).lstrip("−-") == weights
+
+
+def alert_texts(page) -> str:
+    return " ".join(page.locator('[data-testid="stAlertContainer"]').all_inner_texts())
+
+
+def test_check_yourself_a_wrong_answer_its_hint_then_the_right_one(server, page):
+    """Issue 54: the section opened with a click, a wrong answer sent with Enter gets the
+    hint naming the step missed, the right one sent with *Check* is praised, counted in the
+    title row, and its worked solution drawn by KaTeX with the learner's numbers."""
+    from tests.ui.test_check_yourself import page_exercise
+
+    exercise = page_exercise("masked_weight")
+    unmasked = next(m for m in exercise.mistakes if m.key == "masked_after_softmax")
+    page.goto(f"{server}/Causal_mask")
+    wait_idle(page)
+    assert page.get_by_text("0 of 3 solved").count() == 1
+    page.locator("summary", has_text="Check yourself").click()
+    field = page.locator(".st-key-exercise_answer_masked_weight input")
+    field.wait_for(timeout=30_000)
+    field.fill(f"{unmasked.value:.4f}")
+    field.press("Enter")
+    hint = screen.wait_for(page, alert_texts, lambda t: "without renormalising" in t, 40)
+    assert "masked after the softmax without renormalising" in hint, hint
+    field.fill(exercise.answer_text)
+    form = page.locator('[data-testid="stForm"]').filter(has=field)
+    form.get_by_role("button", name="Check").click()
+    praise = screen.wait_for(page, alert_texts, lambda t: "Right: " in t, 40)
+    assert f"Right: {exercise.answer_text}." in praise, praise
+    screen.wait_for(page, lambda p: p.get_by_text("1 of 3 solved").count(), bool, 40)
+    wait_idle(page)
+    solution = page.locator(".st-key-formula_wide_exercise_solution_masked_weight .katex-html")
+    assert exercise.answer_text in solution.inner_text()
+    assert screen.exceptions(page) == []

@@ -44,7 +44,8 @@ WIDGET_KINDS = ("slider", "selectbox", "radio", "number_input", "toggle", "text_
 NONFINITE = re.compile(r"(?<!\w)(nan|inf|infinity)(?!\w)", re.IGNORECASE)
 CHART_TEXT_FIELDS = ("row", "column", "key", "text", "desc", "label")
 CODE_SPAN = re.compile(r"(`+)(.*?)\1", re.DOTALL)
-ECHO = re.compile(r"\\(['\"]).*?\\\1")  # \'typed\' in a notice's escaped sentence
+# \'typed\' in a notice's escaped sentence, or “typed” between curly quotes (page 10's word)
+ECHO = re.compile(r"\\(['\"]).*?\\\1|“[^”]*”")
 COMMONMARK = MarkdownIt("commonmark")
 
 

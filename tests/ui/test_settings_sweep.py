@@ -90,6 +90,8 @@ def grid_link(k: int) -> dict[str, str]:
         "word": ("order", "ship")[k % 2],
         "compare": ("ship", "and")[k % 2],
         "stage": str(k % 9 + 1),
+        "swa_ratio": CHOICES["swa_ratio"][k % len(CHOICES["swa_ratio"])],  # page 13's calculator
+        "dtype": CHOICES["dtype"][k % len(CHOICES["dtype"])],
         "pin": pin_of(link, seed=k + 1),
     }
     return link | lessons

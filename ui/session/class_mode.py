@@ -570,8 +570,13 @@ def _leads(member: Membership) -> bool:
 
 def answer(question: str, widget_key: str) -> None:
     """A learner's answer to the open question (a radio button's callback)."""
+    answer_choice(question, st.session_state.get(widget_key))
+
+
+def answer_choice(question: str, choice: object) -> None:
+    """A learner's choice in the open question (a radio's, or how a checked exercise's
+    answer turned out)."""
     member = membership()
-    choice = st.session_state.get(widget_key)
     if member is None or member.teaching or not isinstance(choice, int):
         return
     try:

@@ -1,0 +1,143 @@
+"""What an exercise is (its question, numbers, answer, solution and mistakes) and helpers.
+
+Every exercise is built from a trace (the learner's matrix and settings) and an exercise seed,
+through its own ``torch.Generator``: the same settings and seed give the same exercise, so a
+link reproduces it. The numbers a question gives are rounded to the decimals shown, and the
+answer is computed from those rounded numbers, as a person computes it by hand. Tokens are
+named by position only (their labels are the learner's untrusted text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from attention_core.errors import AttentionInputError
+from attention_core.formatting import format_number
+from attention_core.trace import AttentionTrace
+from translation import N_, _
+
+
+@dataclass(frozen=True)
+class Given:
+    """One named vector of numbers the question gives: ``name = [v1, v2, …]``."""
+
+    name: str
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a worked solution: ``left = t1 joiner t2 … = result`` (plain math text;
+    ``terms`` may be empty)."""
+
+    left: str
+    terms: tuple[str, ...]
+    result: str
+    joiner: str = " + "
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A catalogued mistake: the answer it gives and the hint that names the step missed."""
+
+    key: str
+    value: float | tuple[int, ...]
+    hint: str
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: the question, the numbers it gives, the answer and how it is checked.
+
+    ``answer`` is a number, or a shape (a tuple of whole numbers) for the head split.
+    ``tolerance`` fits the decimals shown; ``share`` says whether ``22.64%`` may be typed.
+    """
+
+    kind: str
+    seed: int
+    decimals: int
+    question: str
+    given: tuple[Given, ...]
+    answer: float | tuple[int, ...]
+    tolerance: float
+    share: bool
+    solution: tuple[Line, ...]
+    mistakes: tuple[Mistake, ...]
+    hint: str
+
+    @property
+    def answer_text(self) -> str:
+        """The answer as a person writes it, "0.2264" or "(1, 2, 6, 1)"."""
+        if isinstance(self.answer, tuple):
+            return "(" + ", ".join(str(n) for n in self.answer) + ")"
+        if float(self.answer).is_integer() and self.tolerance == 0:
+            return str(int(self.answer))
+        return format_number(self.answer, self.decimals)
+
+
+# The kinds in the order the lessons teach them, with a short name for menus and handouts.
+KIND_NAMES = {
+    "score": N_("a score"),
+    "scaled_score": N_("a scaled score"),
+    "softmax_weight": N_("a softmax weight"),
+    "masked_weight": N_("a masked weight"),
+    "dropout_weight": N_("a weight after dropout"),
+    "context_entry": N_("a context vector's entry"),
+    "head_shape": N_("the shape after a head split"),
+    "cache_size": N_("the numbers in a KV cache"),
+}
+KINDS = tuple(KIND_NAMES)
+# A short name for each way an answer can go wrong, for a class's tally of answers.
+MISTAKE_NAMES = {
+    "scaled_too_early": N_("scaled too early"),
+    "forgot_to_scale": N_("forgot to scale"),
+    "scaled_by_d": N_("scaled by d, not √d"),
+    "wrong_axis": N_("softmax over the wrong axis"),
+    "masked_after_softmax": N_("masked after softmax, not renormalised"),
+    "not_rescaled": N_("not rescaled by 1/(1 − p)"),
+    "times_keep": N_("multiplied by 1 − p"),
+    "no_transpose": N_("no transpose"),
+    "not_divided": N_("d_out not divided by the heads"),
+    "keys_only": N_("keys only"),
+    "with_queries": N_("queries cached too"),
+    "every_head": N_("every query head cached"),
+    "too_few_decimals": N_("too few decimals"),
+    "other": N_("another wrong answer"),
+}
+
+
+def picker(trace: AttentionTrace, seed: int) -> Callable[[int], int]:
+    """Draws of 0 … n−1 from a generator seeded with the exercise seed (never a global RNG)."""
+    if not 0 <= seed < 2**32:
+        raise AttentionInputError(
+            _("the exercise number must be between 0 and {high}, not {seed}").format(
+                high=2**32 - 1, seed=seed
+            )
+        )
+    generator = torch.Generator().manual_seed(seed * 7919 + trace.num_tokens)
+
+    def pick(n: int) -> int:
+        return int(torch.randint(n, (1,), generator=generator))
+
+    return pick
+
+
+def rounded(values: torch.Tensor | list[float], decimals: int) -> tuple[float, ...]:
+    return tuple(round(float(v), decimals) for v in values)
+
+
+def unit(decimals: int) -> float:
+    """One unit of the last decimal shown."""
+    return 10.0**-decimals
+
+
+def vector_text(values: tuple[float, ...], decimals: int) -> str:
+    return "[" + ", ".join(format_number(v, decimals) for v in values) + "]"
+
+
+def bracketed(value: float, decimals: int) -> str:
+    text = format_number(value, decimals)
+    return f"({text})" if value < 0 and text.lstrip("−0.") else text

@@ -1,0 +1,266 @@
+"""Exercises on the scores and weights: a dot product, the scaling, softmax and the mask."""
+
+from __future__ import annotations
+
+import math
+
+from attention_core import steps
+from attention_core.exercises.base import (
+    Exercise,
+    Given,
+    Line,
+    Mistake,
+    bracketed,
+    picker,
+    rounded,
+    unit,
+)
+from attention_core.formatting import format_number
+from attention_core.trace import AttentionTrace
+from translation import N_, _
+
+# Each question as the page's run has it: its scores divided by a scale (True) or not.
+_SOFTMAX_QUESTION = {
+    True: N_(
+        "Below are row {query} and column {key} of head 1's scaled scores s (rows are "
+        "queries, columns are keys). Compute the weight {alpha} that softmax gives."
+    ),
+    False: N_(
+        "Below are row {query} and column {key} of head 1's scores s (rows are queries, "
+        "columns are keys; nothing scales them here). Compute the weight {alpha} that "
+        "softmax gives."
+    ),
+}
+_MASKED_QUESTION: dict[bool | None, str] = {
+    None: N_(
+        "Below is row {query} of head 1's scores s. With a single token the mask hides "
+        "nothing. Compute the weight {alpha} that the masked softmax gives."
+    ),
+    True: N_(
+        "Below is row {query} of head 1's scaled scores s, before masking. The mask hides "
+        "keys {hidden} from query {query}. Compute the weight {alpha} that the masked "
+        "softmax gives."
+    ),
+    False: N_(
+        "Below is row {query} of head 1's scores s (nothing scales them here), before "
+        "masking. The mask hides keys {hidden} from query {query}. Compute the weight "
+        "{alpha} that the masked softmax gives."
+    ),
+}
+
+
+def score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
+    """ω(i,j) = q(i) · k(j): one dot product of a query and a key of head 1."""
+    pick = picker(trace, seed)
+    query, key = pick(trace.num_tokens), pick(trace.num_tokens)
+    queries, keys = trace.scored()  # turned by RoPE when it is on
+    q = rounded(queries[0, query], decimals)
+    k = rounded(keys[0, key], decimals)
+    answer = math.fsum(a * b for a, b in zip(q, k, strict=True))
+    omega = f"ω({query + 1},{key + 1})"
+    products = tuple(
+        f"{bracketed(a, decimals)} × {bracketed(b, decimals)}" for a, b in zip(q, k, strict=True)
+    )
+    divisor = trace.scale_divisor
+    mistakes = []
+    if divisor != 1.0:
+        mistakes.append(
+            Mistake(
+                "scaled_too_early",
+                answer / divisor,
+                _(
+                    "You divided by {divisor}: the score {omega} is the dot product alone; "
+                    "scaling comes after it."
+                ).format(divisor=format_number(divisor, decimals), omega=omega),
+            )
+        )
+    return Exercise(
+        kind="score",
+        seed=seed,
+        decimals=decimals,
+        question=_(
+            "Compute the score {omega} = q({query}) · k({key}): the dot product of token "
+            "{query}'s query and token {key}'s key (head 1), before any scaling."
+        ).format(omega=omega, query=query + 1, key=key + 1),
+        given=(Given(f"q({query + 1})", q), Given(f"k({key + 1})", k)),
+        answer=answer,
+        tolerance=unit(decimals),
+        share=False,
+        solution=(Line(omega, products, format_number(answer, decimals)),),
+        mistakes=tuple(mistakes),
+        hint=_(
+            "Multiply the two vectors number by number ({first} first) and add the {count} "
+            "products."
+        ).format(first=products[0], count=len(products)),
+    )
+
+
+def scaled_score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
+    """ω(i,j) / √d_k from a given score: the book's scaling, whatever the sidebar's."""
+    pick = picker(trace, seed)
+    query, key = pick(trace.num_tokens), pick(trace.num_tokens)
+    d_k = trace.head_dim
+    omega_value = round(float(trace.scores[0, query, key]), decimals)
+    root = math.sqrt(d_k)
+    answer = omega_value / root
+    omega = f"ω({query + 1},{key + 1})"
+    numbers = {"omega": omega, "d_k": d_k, "root": format_number(root, decimals)}
+    mistakes = (
+        Mistake(
+            "forgot_to_scale",
+            omega_value,
+            _(
+                "That is {omega} itself: you forgot to scale. Divide it by √d_k = √{d_k} = {root}."
+            ).format(**numbers),
+        ),
+        Mistake(
+            "scaled_by_d",
+            omega_value / d_k,
+            _(
+                "You divided by d_k = {d_k}, not by its square root: dividing by d flattens "
+                "the weights too much. Divide by √{d_k} = {root}."
+            ).format(**numbers),
+        ),
+    )
+    return Exercise(
+        kind="scaled_score",
+        seed=seed,
+        decimals=decimals,
+        question=_(
+            "The score {omega} is given below, and each key of head 1 has d_k = {d_k} numbers. "
+            "Compute the scaled score, as the book scales it."
+        ).format(**numbers),
+        given=(Given(omega, (omega_value,)),),
+        answer=answer,
+        tolerance=unit(decimals),
+        share=False,
+        solution=(
+            Line(
+                f"{omega} / √{d_k}",
+                (format_number(omega_value, decimals) + f" / {numbers['root']}",),
+                format_number(answer, decimals),
+            ),
+        ),
+        mistakes=mistakes,
+        hint=_("Divide the score by the square root of d_k = {d_k}.").format(d_k=d_k),
+    )
+
+
+def _softmax(values: tuple[float, ...], index: int) -> float:
+    top = max(values)
+    return math.exp(values[index] - top) / math.fsum(math.exp(v - top) for v in values)
+
+
+def softmax_lines(
+    alpha: str, row: tuple[float, ...], key: int, keys: range | list[int], decimals: int
+) -> tuple[Line, ...]:
+    """Σ = exp(s1) + exp(s2) + … over ``keys``, then α = exp(s_key) / Σ."""
+    total = math.fsum(math.exp(row[j]) for j in keys)
+    numerator = math.exp(row[key])
+    return (
+        Line(
+            "Σ",
+            tuple(f"exp({format_number(row[j], decimals)})" for j in keys),
+            format_number(total, decimals),
+        ),
+        Line(
+            alpha,
+            (
+                f"exp({format_number(row[key], decimals)}) / Σ",
+                f"{format_number(numerator, decimals)} / {format_number(total, decimals)}",
+            ),
+            format_number(numerator / total, decimals),
+            joiner=" = ",
+        ),
+    )
+
+
+def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
+    """α(i,j) = softmax over row i of the scaled scores; the column is given too."""
+    pick = picker(trace, seed)
+    n = trace.num_tokens
+    query, key = pick(n), pick(n)
+    scaled = trace.scaled_scores[0]  # (num_tokens, num_tokens)
+    row = rounded(scaled[query], decimals)
+    column = rounded(scaled[:, key], decimals)
+    answer = _softmax(row, key)
+    alpha = f"α({query + 1},{key + 1})"
+    mistakes = (
+        Mistake(
+            "wrong_axis",
+            _softmax(column, query),
+            _(
+                "You took the softmax down column {key}, over the queries. Each query's "
+                "weights sum to 1 along its row: divide exp(s({query},{key})) by the sum of "
+                "exp over row {query}."
+            ).format(query=query + 1, key=key + 1),
+        ),
+    )
+    return Exercise(
+        kind="softmax_weight",
+        seed=seed,
+        decimals=decimals,
+        question=_(_SOFTMAX_QUESTION[trace.scale_divisor != 1.0]).format(
+            query=query + 1, key=key + 1, alpha=alpha
+        ),
+        given=(
+            Given(f"s({query + 1},·)", row),
+            Given(f"s(·,{key + 1})", column),
+        ),
+        answer=answer,
+        tolerance=2 * unit(decimals),
+        share=True,
+        solution=softmax_lines(alpha, row, key, range(len(row)), decimals),
+        mistakes=mistakes,
+        hint=_(
+            "Take exp of every score in row {query}, then divide exp(s({query},{key})) by "
+            "their sum."
+        ).format(query=query + 1, key=key + 1),
+    )
+
+
+def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
+    """α(i,j) after the mask, renormalised over the keys query i may see (the sidebar's mask,
+    or the causal mask when the sidebar has none or hides nothing)."""
+    pick = picker(trace, seed)
+    allowed = trace.allowed
+    if bool(allowed.all()) or trace.num_tokens < 2:
+        allowed = steps.allowed_mask("causal", trace.num_tokens)
+    rows = [i for i in range(trace.num_tokens) if 0 < int(allowed[i].sum()) < trace.num_tokens]
+    rows = [i for i in rows if int(allowed[i].sum()) > 1] or rows
+    query = rows[pick(len(rows))] if rows else 0
+    visible = [j for j in range(trace.num_tokens) if bool(allowed[query, j])]
+    hidden = [j for j in range(trace.num_tokens) if not bool(allowed[query, j])]
+    key = visible[pick(len(visible))]
+    row = rounded(trace.scaled_scores[0, query], decimals)
+    seen = tuple(row[j] for j in visible)
+    answer = _softmax(seen, visible.index(key))
+    alpha = f"α({query + 1},{key + 1})"
+    return Exercise(
+        kind="masked_weight",
+        seed=seed,
+        decimals=decimals,
+        question=_(_MASKED_QUESTION[trace.scale_divisor != 1.0 if hidden else None]).format(
+            query=query + 1, hidden=", ".join(str(j + 1) for j in hidden), alpha=alpha
+        ),
+        given=(Given(f"s({query + 1},·)", row),),
+        answer=answer,
+        tolerance=2 * unit(decimals),
+        share=True,
+        solution=softmax_lines(alpha, row, key, visible, decimals),
+        mistakes=(
+            Mistake(
+                "masked_after_softmax",
+                _softmax(row, key),
+                _(
+                    "That is the softmax over the whole row: you masked after the softmax "
+                    "without renormalising. Leave keys {hidden} out of the sum (or divide by "
+                    "the sum of the weights that remain)."
+                ).format(hidden=", ".join(str(j + 1) for j in hidden)),
+            ),
+        ),
+        hint=_(
+            "Only keys {visible} count: take exp of their scores and divide "
+            "exp(s({query},{key})) by the sum."
+        ).format(visible=", ".join(str(j + 1) for j in visible), query=query + 1, key=key + 1),
+    )

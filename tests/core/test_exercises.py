@@ -1,0 +1,219 @@
+"""Exercises: every kind's answer against an independent computation in NumPy on random
+settings, the forms of an answer a person writes, hostile answers, and each catalogued
+mistake's answer getting its hint."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attention_core import AttentionConfig, AttentionInputError, preset_embeddings, run_attention
+from attention_core.exercises import KINDS, check, make_exercise, outcome, outcomes
+from classroom.classes import CHOICES_MAX
+from tests.core.test_properties import embeddings
+
+configs = st.builds(
+    AttentionConfig,
+    d_out=st.sampled_from([2, 3, 4, 6]),
+    heads=st.sampled_from([1, 1, 2]),
+    seed=st.integers(0, 2**32 - 1),
+    scaling=st.sampled_from(["none", "d", "sqrt_d"]),
+    mask=st.sampled_from(["none", "causal"]),
+    dropout=st.sampled_from([0.0, 0.3]),
+    heads_layout=st.just("wrapper"),
+)
+DEFAULT = run_attention(preset_embeddings("journey"), AttentionConfig())
+
+
+def numpy_trace(trace):
+    """Head 1's queries, keys, values, scaled scores and weights, computed again in NumPy."""
+    x = trace.inputs.double().numpy()
+    hd = trace.head_dim
+    q = (x @ trace.W_query.double().numpy())[:, :hd]
+    k = (x @ trace.W_key.double().numpy())[:, :hd]
+    v = (x @ trace.W_value.double().numpy())[:, :hd]
+    return q, k, v
+
+
+def expected_answer(kind, exercise, trace):
+    """The answer from the numbers the question gives, computed independently."""
+    given_values = [np.array(g.values) for g in exercise.given]
+    if kind in ("score", "context_entry"):
+        return float(np.dot(given_values[0], given_values[1]))
+    if kind == "scaled_score":
+        return float(given_values[0][0] / np.sqrt(trace.head_dim))
+    if kind == "softmax_weight":
+        row, key = given_values[0], int(exercise.given[1].name.split(",")[1].rstrip(")")) - 1
+        return float(np.exp(row[key]) / np.exp(row).sum())
+    if kind == "masked_weight":
+        query, key = (int(n) - 1 for n in exercise.solution[-1].left[2:-1].split(","))
+        allowed = trace.allowed.numpy()
+        if allowed.all():
+            allowed = np.tril(np.ones_like(allowed))
+        row = given_values[0]
+        kept = np.exp(row[allowed[query]])
+        return float(np.exp(row[key]) / kept.sum())
+    if kind == "dropout_weight":
+        rate = float(exercise.solution[0].left.split("− ")[1].rstrip(")"))
+        return float(given_values[0][0] / (1 - rate))
+    if kind == "head_shape":
+        width = trace.queries.shape[1]
+        heads = trace.num_heads if trace.num_heads > 1 else 2
+        width = width if trace.num_heads > 1 else width + width % 2
+        batch = exercise.answer[0]
+        return (batch, heads, trace.num_tokens, width // heads)
+    if kind == "cache_size":
+        tokens = int(exercise.question.split("after ")[1].split(" ")[0])
+        return 2 * tokens * trace.kv_heads * trace.head_dim
+    raise AssertionError(kind)
+
+
+@settings(max_examples=40, deadline=None)
+@given(embeddings(min_tokens=1, max_tokens=7), configs, st.integers(0, 2**32 - 1))
+def test_every_kind_equals_an_independent_computation(inputs, config, seed):
+    trace = run_attention(inputs, config)
+    q, k, v = numpy_trace(trace)
+    for kind in KINDS:
+        exercise = make_exercise(kind, trace, seed, 4)
+        expected = expected_answer(kind, exercise, trace)
+        if isinstance(expected, tuple):
+            assert exercise.answer == expected
+        else:
+            assert exercise.answer == pytest.approx(expected, abs=1e-9)
+            assert check(exercise, exercise.answer_text).right
+            # A wrong answer far off is wrong.
+            assert not check(exercise, repr(float(expected) + 1 + 10 * exercise.tolerance)).right
+        assert make_exercise(kind, trace, seed, 4) == exercise  # deterministic
+        assert 3 <= len(outcomes(exercise)) <= CHOICES_MAX  # a class question's choices
+        assert outcome(exercise, check(exercise, exercise.answer_text)) == 0
+    # The given numbers are the learner's, rounded to the decimals shown.
+    score = make_exercise("score", trace, seed, 4)
+    query, key = (int(n) - 1 for n in score.solution[0].left[2:-1].split(","))
+    np.testing.assert_allclose(score.given[0].values, q[query], atol=5.1e-5)
+    np.testing.assert_allclose(score.given[1].values, k[key], atol=5.1e-5)
+    context = make_exercise("context_entry", trace, seed, 4)
+    column = int(context.given[1].name.split("[")[1].rstrip("]")) - 1
+    np.testing.assert_allclose(context.given[1].values, v[:, column], atol=5.1e-5)
+
+
+def test_the_default_settings_give_the_books_numbers():
+    # α(2,2) of the book's section 3.4 (seed 004: 0.2264).
+    exercise = make_exercise("softmax_weight", DEFAULT, 0, 4)
+    assert exercise.kind == "softmax_weight"
+    found = [
+        make_exercise("softmax_weight", DEFAULT, seed, 4)
+        for seed in range(40)
+        if make_exercise("softmax_weight", DEFAULT, seed, 4).solution[-1].left == "α(2,2)"
+    ]
+    assert found and found[0].answer == pytest.approx(0.2264, abs=1e-4)
+
+
+def test_a_different_seed_gives_another_exercise():
+    questions = {make_exercise("score", DEFAULT, seed, 4).question for seed in range(10)}
+    assert len(questions) > 1
+
+
+@pytest.mark.parametrize(
+    ("typed", "status"),
+    [
+        ("0.2264", "right"),
+        (".2264", "right"),
+        ("2.264e-1", "right"),
+        ("22.64%", "right"),
+        (" 0.2264 ", "right"),
+        ("0.2265", "right"),  # within one unit of the last decimal shown
+        ("0.2290", "wrong"),
+        ("abc", "refused"),
+        ("nan", "refused"),
+        ("NaN", "refused"),
+        ("inf", "refused"),
+        ("-Infinity", "refused"),
+        ("1e999", "refused"),
+        ("1e300", "refused"),
+        ("<b>0.2264</b>", "refused"),
+        ("**0.2264**", "refused"),
+        ("$0.2264$", "refused"),
+        ("0,2264", "refused"),
+        ("", "refused"),
+        pytest.param("9" * 500, "refused", id="500 nines"),
+        ("０.２２６４", "refused"),  # full-width digits
+    ],
+)
+def test_answers_in_the_forms_a_person_writes(typed, status):
+    exercise = next(
+        make_exercise("softmax_weight", DEFAULT, seed, 4)
+        for seed in range(100)
+        if make_exercise("softmax_weight", DEFAULT, seed, 4).answer_text == "0.2264"
+    )
+    verdict = check(exercise, typed)
+    assert verdict.status == status, verdict.message
+    if status == "refused":
+        assert verdict.message.endswith(".")
+        assert not typed.strip() or typed.strip()[:6] not in verdict.message
+
+
+def test_a_percentage_is_refused_where_the_answer_is_not_a_share():
+    exercise = make_exercise("score", DEFAULT, 3, 4)
+    assert check(exercise, "12%").status == "refused"
+
+
+def test_too_few_decimals_says_so():
+    exercise = make_exercise("softmax_weight", DEFAULT, 0, 4)
+    short = f"{float(exercise.answer):.2f}"
+    verdict = check(exercise, short)
+    assert verdict.mistake == "too_few_decimals" and "4 decimals" in verdict.message
+
+
+CATALOGUE = {  # the common mistakes page's catalogue, by the exercise that shows each
+    "forgot_to_scale": "scaled_score",
+    "scaled_by_d": "scaled_score",
+    "wrong_axis": "softmax_weight",
+    "masked_after_softmax": "masked_weight",
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(embeddings(min_tokens=3, max_tokens=7), configs, st.integers(0, 2**32 - 1))
+def test_each_catalogued_mistakes_answer_gets_its_hint(inputs, config, seed):
+    trace = run_attention(inputs, config)
+    for key, kind in CATALOGUE.items():
+        exercise = make_exercise(kind, trace, seed, 4)
+        row = np.array(exercise.given[0].values)
+        if key == "forgot_to_scale":
+            wrong = row[0]
+        elif key == "scaled_by_d":
+            wrong = row[0] / trace.head_dim
+        elif key == "wrong_axis":
+            column = np.array(exercise.given[1].values)
+            query = int(exercise.given[0].name[2:].split(",")[0]) - 1
+            wrong = np.exp(column[query]) / np.exp(column).sum()
+        else:
+            query, column = (int(n) - 1 for n in exercise.solution[-1].left[2:-1].split(","))
+            wrong = np.exp(row[column]) / np.exp(row).sum()
+        if abs(wrong - float(exercise.answer)) <= 2 * exercise.tolerance:
+            continue  # the mistake happens to give the right number here
+        verdict = check(exercise, f"{wrong:.4f}")
+        assert verdict.status == "wrong" and verdict.mistake == key, (key, verdict.message)
+        # A class counts it under that mistake's name.
+        assert outcomes(exercise)[outcome(exercise, verdict)] == key
+
+
+def test_dropout_mistakes_and_a_shape_answer():
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(d_out=4, heads=2))
+    shape = make_exercise("head_shape", trace, 1, 4)
+    batch = shape.answer[0]
+    assert check(shape, f"({batch}, 2, 6, 2)").right
+    assert check(shape, f"{batch}×2×6×2").right
+    assert check(shape, f"({batch}, 6, 2, 2)").mistake == "no_transpose"
+    assert check(shape, f"[{batch}, 2, 6, 4]").mistake == "not_divided"
+    assert check(shape, "(1, 2; DROP TABLE)").status == "refused"
+    dropout = make_exercise("dropout_weight", trace, 2, 4)
+    weight = dropout.given[0].values[0]
+    assert check(dropout, f"{weight:.4f}").mistake == "not_rescaled"
+
+
+def test_a_bad_kind_or_seed_is_refused_in_words():
+    with pytest.raises(AttentionInputError, match="kind must be one of"):
+        make_exercise("guess", DEFAULT, 1)
+    with pytest.raises(AttentionInputError, match="exercise number"):
+        make_exercise("score", DEFAULT, -1)

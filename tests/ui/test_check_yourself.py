@@ -1,0 +1,127 @@
+"""*Check yourself* (AppTest): a wrong answer's hint, the worked solution after two, a right
+answer counted in the title row, hostile answers shown only as text, and the block in
+Chinese. One test per kind of behaviour; the numbers come from the core on the page's run."""
+
+from __future__ import annotations
+
+from attention_core import AttentionConfig, preset_embeddings, run_attention
+from attention_core.exercises import make_exercise
+from tests.ui.apptest import as_read, assert_clean, markup_problems, open_page
+from tests.ui.untranslated import english_left
+from ui.blocks.check_yourself import PAGE_KINDS, exercise_seed
+from ui.session import nav
+
+PAGE = "5_Causal_mask"
+
+
+def page_exercise(kind: str):
+    """The exercise page 5 asks by default, made by the core on the page's causal run."""
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="causal"))
+    return make_exercise(kind, trace, exercise_seed(PAGE, kind), 4)
+
+
+def opened(params=None):
+    at = open_page(PAGE, params)
+    at.session_state["check_yourself"] = True  # the section opened (an expander, no widget)
+    return at.run()
+
+
+def answer(at, kind: str, text: str):
+    at.text_input(key=f"exercise_answer_{kind}").set_value(text)
+    return at.button(key=f"FormSubmitter:exercise_{kind}-Check").click().run()
+
+
+def progress(at) -> str:
+    """The title row's badge, as it reads."""
+    badges = [m.value for m in at.markdown if m.value.startswith(":gray-badge[")]
+    badges += [m.value for m in at.markdown if m.value.startswith(":green-badge[")]
+    return badges[0].split("[", 1)[1].rstrip("]")
+
+
+def test_every_lesson_asks_at_least_three_kinds():
+    lessons = {p.key for p in nav.PAGES if p.title[:1].isdigit()}
+    assert set(PAGE_KINDS) == lessons
+    assert all(len(set(kinds)) >= 3 for kinds in PAGE_KINDS.values())
+
+
+def test_a_wrong_answer_gets_its_hint_two_the_solution_and_a_right_one_counts():
+    exercise = page_exercise("masked_weight")
+    unmasked = next(m for m in exercise.mistakes if m.key == "masked_after_softmax")
+    at = opened()
+    assert progress(at) == "0 of 3 solved"
+    latex_before = len(at.latex)
+    at = answer(at, "masked_weight", f"{unmasked.value:.4f}")
+    hints = [w.value for w in at.warning]
+    assert any("masked after the softmax without renormalising" in h for h in hints), hints
+    assert len(at.latex) == latex_before  # no solution after one wrong answer
+    at = answer(at, "masked_weight", "0.9999")
+    assert_clean(at)
+    solution = "".join(x.value for x in at.latex[latex_before:])
+    assert exercise.answer_text in solution and r"\Sigma" in solution
+    at = answer(at, "masked_weight", f"{float(exercise.answer) * 100:.2f}%")
+    assert as_read(at.success[-1].value) == f"Right: {exercise.answer_text}."
+    assert progress(at) == "1 of 3 solved"
+
+
+def test_hostile_answers_are_refused_and_shown_only_as_text():
+    at = opened()
+    for typed in ("<img src=x onerror=alert(1)>", "**1** :red[x] $x$", "nan", "1e999"):
+        at = answer(at, "scaled_score", typed)
+        assert_clean(at)
+        assert at.info, typed  # refused in a sentence
+        echo = next(c.value for c in at.caption if c.value.startswith("You answered: "))
+        assert markup_problems(echo) == [], echo
+    assert progress(at) == "0 of 3 solved"
+
+
+def test_the_exercises_hints_and_solution_are_in_chinese():
+    exercise = page_exercise("scaled_score")
+    forgot = next(m for m in exercise.mistakes if m.key == "forgot_to_scale")
+    at = opened()
+    for typed in ("0", f"{forgot.value:.4f}"):
+        at = answer(at, "scaled_score", typed)
+    # Then the language: AppTest cannot run a Chinese page twice (it reads a select box's
+    # value back through the labels of its last run), so the answers are given before.
+    at.radio(key="lang").set_value("zh_CN").run()
+    assert "忘了缩放" in at.warning[0].value
+    assert progress(at) == "已解答 0 / 3 题"
+    assert any(exercise.answer_text in x.value for x in at.latex)  # the worked solution
+    shown = [x.value for kind in ("markdown", "caption", "warning", "info") for x in at.get(kind)]
+    shown += [w.label for w in at.text_input] + [b.label for b in at.button]
+    assert [(text, english_left(text)) for text in shown if english_left(text)] == []
+
+
+def test_a_class_exercise_checked_on_each_screen_and_counted_for_the_teacher():
+    from tests.ui.test_class_questions import join, teach
+
+    exercise = page_exercise("masked_weight")
+    unmasked = next(m for m in exercise.mistakes if m.key == "masked_after_softmax")
+    question = "ex5_masked_weight"
+    teacher, code, _key = teach(PAGE)
+    teacher.session_state["check_yourself"] = True
+    teacher.run()
+    teacher.button(key=f"class_ask_{question}").click().run()
+    learners = [join(code, PAGE) for _ in range(3)]
+    typed_answers = ("0.9", exercise.answer_text, exercise.answer_text)
+    for at, typed in zip(learners, typed_answers, strict=True):
+        # The asked exercise is drawn above the closed section, with the class's note.
+        assert "The class's exercise" in [h.value for h in at.subheader]
+        at = answer(at, "masked_weight", typed)
+        assert_clean(at)
+    first = learners[0]
+    answer(first, "masked_weight", f"{unmasked.value:.4f}")  # a second wrong answer
+    hints = [w.value for w in first.warning]
+    assert any("without renormalising" in h for h in hints), hints
+    assert not any(exercise.answer_text in x.value for x in first.latex)  # no solution yet
+    teacher.run()
+    assert "First vote: 3 answers so far." in [c.value for c in teacher.caption]
+    teacher.button(key=f"class_show_{question}").click().run()
+    assert_clean(teacher)
+    name = f"masked after softmax, not renormalised ({unmasked.value:.4f})"
+    summary = [m.value for m in teacher.markdown if " right (" in m.value]
+    assert summary == [
+        f"2 of 3 answers right (67 %). The most common wrong answer: {name}, 1 answer."
+    ]
+    teacher.button(key=f"class_reveal_{question}").click().run()
+    first.run()
+    assert any(exercise.answer_text in x.value for x in first.latex)  # the worked solution
