@@ -156,6 +156,20 @@ BASE_CSS = """
 
 """
 PRESENT_CSS = """
+/* Projected the sidebar is folded (st.set_page_config in setup): its arrow sits left of the
+   page's margin, so the bar that holds it need not cover the title's line. */
+.stApp [data-testid="stHeader"], .stApp [data-testid="stHeader"] *
+  { background: transparent; pointer-events: none; }
+.stApp [data-testid="stHeader"] :is(button, a), .stApp [data-testid="stHeader"] :is(button, a) *
+  { pointer-events: auto; }
+.stApp .block-container { padding-top: 1.25rem; }
+/* The teacher's line (ui/blocks/pointers.py): what to point at, set apart from the page. */
+.stApp .st-key-pointer p { font-weight: 600; color: #1f4e9c; }
+.stApp .st-key-pointer { border-left: 4px solid #1f4e9c; padding-left: 0.75rem; }
+/* Every page in the Pages menu and every choice of the Class menu on a 720 px screen. */
+[data-testid="stPopoverBody"] [data-testid="stPageLink"] a { padding-top: 0; padding-bottom: 0; }
+[data-testid="stPopoverBody"] [data-testid="stVerticalBlock"]:has(> * [data-testid="stPageLink"])
+  { gap: 0.1rem; }
 .stApp [data-testid="stColumn"]:has(.st-key-page_menu) { min-width: 7.5rem; }
 .stApp [data-testid="stColumn"]:has(.st-key-class_menu) { min-width: 6.75rem; }
 .stApp .stMarkdown p, .stApp .stMarkdown li, .stApp label p { font-size: 1.3rem; }
@@ -285,6 +299,8 @@ def setup(file: str) -> Page:
     with st.sidebar:
         _rerun_on_reconnect()
     settings = state.current_settings()  # a first run may have taken the browser's values
+    # Projected, the sidebar folds away (its arrow opens it): the page has the screen's width.
+    st.set_page_config(initial_sidebar_state="collapsed" if settings["present"] else "auto")
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
     _mark_language(language)
     kept_widgets.keep_typed_keys()
