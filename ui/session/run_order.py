@@ -50,7 +50,8 @@ BASE_CSS = """
 
 /* The grid's typing script (kept_widgets.keep_typed_keys) and the page's language take no room. */
 .stApp [data-testid="stElementContainer"]:has(script[data-grid-typing]),
-.stApp [data-testid="stElementContainer"]:has(script[data-page-language]) { display: none; }
+.stApp [data-testid="stElementContainer"]:has(script[data-page-language]),
+.stApp [data-testid="stElementContainer"]:has(script[data-fold-sidebar]) { display: none; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 /* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
@@ -303,6 +304,7 @@ def setup(file: str) -> Page:
     st.set_page_config(initial_sidebar_state="collapsed" if settings["present"] else "auto")
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
     _mark_language(language)
+    _fold_sidebar(bool(settings["present"]))
     kept_widgets.keep_typed_keys()
     return _page(info, current, settings)
 
@@ -315,6 +317,27 @@ def _mark_language(code: str) -> None:
     tag = code.replace("_", "-")
     st.html(
         f"<script data-page-language>document.documentElement.lang = '{tag}';</script>",
+        unsafe_allow_javascript=True,
+    )
+
+
+# Presentation mode switched on folds an open sidebar once (the teacher may open it again).
+# set_page_config's state does it on a new page load, but the browser keeps a sidebar the
+# learner once opened or closed by hand open, whatever the page config says.
+FOLD_SIDEBAR_JS = """(() => {
+  const mark = 'attention-presentation-folded';
+  if (!%s) { sessionStorage.removeItem(mark); return; }
+  if (sessionStorage.getItem(mark)) return;
+  sessionStorage.setItem(mark, '1');
+  const fold = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (fold && fold.getAttribute('aria-expanded') === 'true') fold.click();
+})();"""
+
+
+def _fold_sidebar(present: bool) -> None:
+    """Fold the sidebar the first time a run is projected (no user text in the script)."""
+    st.html(
+        f"<script data-fold-sidebar>{FOLD_SIDEBAR_JS % ('true' if present else 'false')}</script>",
         unsafe_allow_javascript=True,
     )
 
