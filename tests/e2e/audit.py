@@ -402,11 +402,11 @@ PROJECTORS = ((1280, 720), (1024, 768), (1920, 1080))
 
 
 def projected(page, width: int, height: int) -> dict:
-    """The open page's projector measurements at another window size (no new run)."""
+    """The open page's projector measurements at another window size: a resize lays the page
+    out again by its CSS alone (no script run), drawn within two frames."""
     if page.viewport_size != {"width": width, "height": height}:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate(TWO_FRAMES_JS)
-        wait_idle(page)
     return page.evaluate(PROJECTOR_JS)
 
 

@@ -146,6 +146,7 @@ PAIRED |= {"Trainable_weights"}
 TALLER = {(name, 12, height) for name in PAGES for height in (720, 768)}
 TALLER |= {("Flow", 6, 720), ("Flow", 6, 768), ("Flow", 12, 1080), ("Dropout", 6, 768)}
 TALLER |= {("Word_vectors", 6, 720), ("Real_sentences", 6, 720), ("Real_sentences", 6, 768)}
+TALLER |= {("Real_sentences", 6, 1080)}  # drawn a quarter larger there (PRESENT_CSS)
 
 
 def projector_problems(tab, case: tuple[str, bool, int, str]) -> list[str]:

@@ -164,6 +164,11 @@ PRESENT_CSS = """
 .stApp [data-testid="stHeader"] :is(button, a), .stApp [data-testid="stHeader"] :is(button, a) *
   { pointer-events: auto; }
 .stApp .block-container { padding-top: 1.25rem; }
+/* A 1080p projector draws the page a quarter larger (as 1536×864 would be): the wall shows
+   type nearer a 720p projector's size, with a taller first screen than 720 px. A popover
+   (the Pages menu) is placed by its own offsets, which a zoom would multiply. */
+@media (min-width: 1800px) and (min-height: 1000px) {
+  .stApp, [role="dialog"]:not([data-testid="stPopoverBody"]) { zoom: 1.25; } }
 /* The teacher's line (ui/blocks/pointers.py): what to point at, set apart from the page. */
 .stApp .st-key-pointer p { font-weight: 600; color: #1f4e9c; }
 .stApp .st-key-pointer { border-left: 4px solid #1f4e9c; padding-left: 0.75rem; }
