@@ -7,8 +7,9 @@ Starts `streamlit run streamlit_app.py` on a free local port, opens each page in
 Chromium and writes docs/screenshots/<page>.png, <page>-presentation.png,
 <page>-presentation-1920.png and <page>-phone.png; with ``--lang`` another language's, in
 docs/screenshots/<lang>/ (the pages only, not the README's extra views). The test suite never
-writes here: run this script when the pages change. ``--only-class`` writes the class mode's two views alone (the join slide, and
-a question's two votes as the teacher's screen shows them).
+writes here: run this script when the pages change. ``--only-class`` writes the class mode's
+two views alone (the join slide, and a question's two votes as the teacher's screen shows
+them).
 """
 
 from __future__ import annotations
