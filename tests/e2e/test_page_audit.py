@@ -8,7 +8,8 @@ Playground's weights heatmap is within the first screen. Charts side by side hav
 height (a title on two lines pushed its plot below its neighbours'), and page 1's 3D plot draws
 nothing up to its edges (issue 39, items 9 and 8). Accessible (issue 18): axe-core finds no
 violation the app controls; the few that come from Streamlit's own widgets are listed below
-with the reason.
+with the reason. Projected (issue 52), each presentation-mode visit is measured again at the
+projectors' sizes, the tab resized: ``projector_problems``.
 """
 
 from __future__ import annotations
