@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
 from translation import N_, _
-from ui.blocks import check_yourself, class_panel, class_question, join_slide, sentences
+from ui.blocks import check_yourself, class_panel, class_question, join_slide, pointers, sentences
 from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
@@ -53,7 +53,8 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     )
     with heading:
         st.title(title)
-        check_yourself.show_progress(page)
+        if not page.present:  # projected, the first screen is for the result
+            check_yourself.show_progress(page)
     with menu:
         controls.page_menu()
     with language:
@@ -66,7 +67,10 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
         uses += " " + _("Ignores {ignores}.").format(ignores=_(page.info.ignores))
     if title[:1].isdigit():  # a lesson: its text cites the book and Nugues' chapter 15
         uses += " " + _(SOURCES_NOTE)
-    st.caption(uses)
+    if page.present:  # projected: what to point at, instead of the prose
+        pointers.show_pointer(page)
+    else:
+        st.caption(uses)
     slot = st.container()
     if intro and not page.present:
         st.markdown(intro)

@@ -263,7 +263,10 @@ def make_heatmap(
         "layer": _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
         "config": {
             "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
-            "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
+            "legend": {
+                "labelFontSize": sizing.smaller(size.font, 1, present),
+                "titleFontSize": sizing.smaller(size.font, 1, present),
+            },
             "view": {"strokeWidth": 0},
         },
     }
