@@ -134,6 +134,43 @@ def unit(decimals: int) -> float:
     return 10.0**-decimals
 
 
+def divided(
+    kind: str,
+    seed: int,
+    decimals: int,
+    given: Given,
+    by: tuple[float, str, str],
+    words: tuple[str, str],
+    mistakes: tuple[Mistake, ...],
+) -> Exercise:
+    """An exercise that gives one number and asks for it divided by another: a score by
+    √d_k, a kept weight by 1 − p. ``by`` is the divisor, then how the solution writes it as
+    a formula ("√2") and as a number ("1.4142"); ``words`` are the question and the hint."""
+    (value,) = given.values
+    divisor, formula, number = by
+    answer = value / divisor
+    question, hint = words
+    return Exercise(
+        kind=kind,
+        seed=seed,
+        decimals=decimals,
+        question=question,
+        given=(given,),
+        answer=answer,
+        tolerance=unit(decimals),
+        share=False,
+        solution=(
+            Line(
+                f"{given.name} / {formula}",
+                (f"{format_number(value, decimals)} / {number}",),
+                format_number(answer, decimals),
+            ),
+        ),
+        mistakes=mistakes,
+        hint=hint,
+    )
+
+
 def vector_text(values: tuple[float, ...], decimals: int) -> str:
     return "[" + ", ".join(format_number(v, decimals) for v in values) + "]"
 

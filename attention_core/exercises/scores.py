@@ -11,6 +11,7 @@ from attention_core.exercises.base import (
     Line,
     Mistake,
     bracketed,
+    divided,
     picker,
     rounded,
     unit,
@@ -102,7 +103,6 @@ def scaled_score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercis
     d_k = trace.head_dim
     omega_value = round(float(trace.scores[0, query, key]), decimals)
     root = math.sqrt(d_k)
-    answer = omega_value / root
     omega = f"ω({query + 1},{key + 1})"
     numbers = {"omega": omega, "d_k": d_k, "root": format_number(root, decimals)}
     mistakes = (
@@ -122,27 +122,14 @@ def scaled_score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercis
             ).format(**numbers),
         ),
     )
-    return Exercise(
-        kind="scaled_score",
-        seed=seed,
-        decimals=decimals,
-        question=_(
-            "The score {omega} is given below, and each key of head 1 has d_k = {d_k} numbers. "
-            "Compute the scaled score, as the book scales it."
-        ).format(**numbers),
-        given=(Given(omega, (omega_value,)),),
-        answer=answer,
-        tolerance=unit(decimals),
-        share=False,
-        solution=(
-            Line(
-                f"{omega} / √{d_k}",
-                (format_number(omega_value, decimals) + f" / {numbers['root']}",),
-                format_number(answer, decimals),
-            ),
-        ),
-        mistakes=mistakes,
-        hint=_("Divide the score by the square root of d_k = {d_k}.").format(d_k=d_k),
+    question = _(
+        "The score {omega} is given below, and each key of head 1 has d_k = {d_k} numbers. "
+        "Compute the scaled score, as the book scales it."
+    ).format(**numbers)
+    hint = _("Divide the score by the square root of d_k = {d_k}.").format(d_k=d_k)
+    by = (root, f"√{d_k}", numbers["root"])
+    return divided(
+        "scaled_score", seed, decimals, Given(omega, (omega_value,)), by, (question, hint), mistakes
     )
 
 

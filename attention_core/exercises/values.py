@@ -11,6 +11,7 @@ from attention_core.exercises.base import (
     Line,
     Mistake,
     bracketed,
+    divided,
     picker,
     rounded,
     unit,
@@ -29,49 +30,36 @@ def dropout_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
     query, key = pick(trace.num_tokens), pick(trace.num_tokens)
     p = trace.config.dropout or DROPOUT_RATES[pick(len(DROPOUT_RATES))]
     weight = round(float(trace.weights[0, query, key]), decimals)
-    answer = weight / (1 - p)
     alpha = f"α({query + 1},{key + 1})"
     rate = format_number(p, 2)
     keep = format_number(1 - p, 2)
     numbers = {"alpha": alpha, "p": rate, "keep": keep}
-    return Exercise(
-        kind="dropout_weight",
-        seed=seed,
-        decimals=decimals,
-        question=_(
-            "In training, dropout at rate p = {p} keeps the weight {alpha} given below. "
-            "What does that weight become after dropout?"
-        ).format(**numbers),
-        given=(Given(alpha, (weight,)),),
-        answer=answer,
-        tolerance=unit(decimals),
-        share=False,
-        solution=(
-            Line(
-                f"{alpha} / (1 − {rate})",
-                (f"{format_number(weight, decimals)} / {keep}",),
-                format_number(answer, decimals),
-            ),
+    mistakes = (
+        Mistake(
+            "not_rescaled",
+            weight,
+            _(
+                "That is the weight before dropout. The weights that dropout keeps are "
+                "scaled up by 1/(1 − p) = 1/{keep}, so that their average stays the same."
+            ).format(**numbers),
         ),
-        mistakes=(
-            Mistake(
-                "not_rescaled",
-                weight,
-                _(
-                    "That is the weight before dropout. The weights that dropout keeps are "
-                    "scaled up by 1/(1 − p) = 1/{keep}, so that their average stays the same."
-                ).format(**numbers),
-            ),
-            Mistake(
-                "times_keep",
-                weight * (1 - p),
-                _(
-                    "You multiplied by 1 − p = {keep}. Dropout divides the kept weights by it, "
-                    "scaling them up."
-                ).format(**numbers),
-            ),
+        Mistake(
+            "times_keep",
+            weight * (1 - p),
+            _(
+                "You multiplied by 1 − p = {keep}. Dropout divides the kept weights by it, "
+                "scaling them up."
+            ).format(**numbers),
         ),
-        hint=_("Divide the weight by 1 − p = {keep}.").format(**numbers),
+    )
+    question = _(
+        "In training, dropout at rate p = {p} keeps the weight {alpha} given below. "
+        "What does that weight become after dropout?"
+    ).format(**numbers)
+    hint = _("Divide the weight by 1 − p = {keep}.").format(**numbers)
+    by = (1 - p, f"(1 − {rate})", keep)
+    return divided(
+        "dropout_weight", seed, decimals, Given(alpha, (weight,)), by, (question, hint), mistakes
     )
 
 

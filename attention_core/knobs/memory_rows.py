@@ -16,8 +16,11 @@ PAGE = "13_Saving_memory"
 MAX_STEPS = MAX_TOKENS * MAX_TOKENS  # one step per pair of tiles, one-row tiles at most
 
 
-def _count(name: str, default: int, label: str, help: str, high: int, low: int = 1) -> Param:
-    """A whole number the learner types (the calculator's model size)."""
+def _whole(
+    name: str, default: int, label: str, help: str, high: int, widget: str, **more: object
+) -> Param:
+    """A whole number of this lesson from 1 (or ``low``) to ``high``."""
+    more.setdefault("low", 1)
     return Param(
         name,
         "int",
@@ -25,89 +28,69 @@ def _count(name: str, default: int, label: str, help: str, high: int, low: int =
         label,
         help,
         "lesson",
-        low=low,
         high=high,
         step=1,
-        widget="number",
+        widget=widget,
         page=PAGE,
+        **more,
     )
 
 
+def _count(name: str, default: int, label: str, help: str, high: int, low: int = 1) -> Param:
+    """A whole number the learner types (the calculator's model size)."""
+    return _whole(name, default, label, help, high, "number", low=low)
+
+
+def _choose(name: str, default: int, label: str, help: str, high: int, **more: object) -> Param:
+    """A whole number the learner picks from a list, or steps through."""
+    return _whole(name, default, label, help, high, "select", **more)
+
+
 MEMORY_ROWS = (
-    Param(
+    _choose(
         "latent_width",
-        "int",
         2,
         N_("latent width"),
         N_(
             "Multi-head latent attention: how many numbers each token's latent holds. Keys and "
             "values are rebuilt from it, and the cache keeps only it."
         ),
-        "lesson",
-        low=1,
-        high=16,
-        step=1,
-        widget="select",
-        page=PAGE,
+        16,
     ),
-    Param(
+    _choose(
         "tile_queries",
-        "int",
         2,
         N_("query tile (rows)"),
         N_("FlashAttention: how many queries one tile holds."),
-        "lesson",
-        low=1,
-        high=MAX_TOKENS,
-        step=1,
-        widget="select",
-        page=PAGE,
+        MAX_TOKENS,
     ),
-    Param(
+    _choose(
         "tile_keys",
-        "int",
         2,
         N_("key tile (rows)"),
         N_("FlashAttention: how many keys and values one tile holds."),
-        "lesson",
-        low=1,
-        high=MAX_TOKENS,
-        step=1,
-        widget="select",
-        page=PAGE,
+        MAX_TOKENS,
     ),
-    Param(
+    _choose(
         "tile_step",
-        "int",
         1,
         N_("Tile step"),
         N_(
             "Visit one pair of tiles at a time: the Previous and Next buttons, or the ← and → "
             "keys. The key tiles of a query tile come one after the other."
         ),
-        "lesson",
-        low=1,
-        high=MAX_STEPS,
-        step=1,
-        widget="select",
-        page=PAGE,
+        MAX_STEPS,
     ),
-    Param(
+    _choose(
         "delta_step",
-        "int",
         1,
         N_("Token"),
         N_(
             "Feed the tokens to gated DeltaNet one at a time: the Previous and Next buttons. "
             "Step n updates the state with token n."
         ),
-        "lesson",
-        low=1,
-        high=MAX_TOKENS,
-        step=1,
+        MAX_TOKENS,
         tokens="index",
-        widget="select",
-        page=PAGE,
     ),
     _count(
         "context_length",

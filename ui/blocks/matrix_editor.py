@@ -26,17 +26,10 @@ def show_matrix_editor(page: Page) -> None:
     """
     tokens, rows = state.editor_base()
     frame = matrix_edits.to_frame(tokens, rows)
-    column_config = {
-        matrix_edits.TOKEN_COLUMN: st.column_config.TextColumn(
-            "token", default=matrix_edits.NEW_LABEL, required=True
-        )
-    }
     # No max_chars and numbers as text: the browser would cut a long label to 20 characters,
     # clamp 1e9 to 10, and its number cells drop an exponent's "e" or a decimal comma
     # (1e-3 became -13) without a word. The server reads what was typed and refuses a bad
     # value with a message naming the cell (ui.session.matrix_edits); the last valid matrix stays.
-    for name in frame.columns[1:]:
-        column_config[name] = kept_widgets.number_column(name)
     st.data_editor(
         frame,
         key=state.editor_key(),
@@ -44,7 +37,7 @@ def show_matrix_editor(page: Page) -> None:
         args=("x",),  # an edit reruns only the views when it changes nothing else
         num_rows="dynamic",
         hide_index=True,
-        column_config=column_config,
+        column_config=kept_widgets.grid_columns(frame),
         width="content",
     )
     st.button(

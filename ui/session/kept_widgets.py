@@ -20,7 +20,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from ui.session import state
+from ui.session import matrix_edits, state
 
 _OPEN = "_open_sections"  # (page, key) of each section the learner left open
 _GRID_TYPING = Path(__file__).with_name("grid_typing.js").read_text(encoding="utf-8")
@@ -89,6 +89,18 @@ def number_column(label: str) -> object:
     and the server parses it strictly (``ui.session.matrix_edits``).
     """
     return st.column_config.TextColumn(label, default="0", required=True, alignment="right")
+
+
+def grid_columns(frame: pd.DataFrame) -> dict[str, object]:
+    """The columns of a matrix grid: the token labels, then the numbers typed as text."""
+    columns: dict[str, object] = {
+        matrix_edits.TOKEN_COLUMN: st.column_config.TextColumn(
+            "token", default=matrix_edits.NEW_LABEL, required=True
+        )
+    }
+    for name in frame.columns[1:]:
+        columns[name] = number_column(name)
+    return columns
 
 
 def keep_typed_keys() -> None:

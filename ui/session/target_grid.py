@@ -67,19 +67,12 @@ def read_target(settings: Settings, language: str) -> TargetGrid:
 def draw(grid: TargetGrid) -> None:
     """The grid itself, from its start (the browser keeps the edits made since)."""
     frame = matrix_edits.to_frame(*grid.start)
-    column_config = {
-        matrix_edits.TOKEN_COLUMN: st.column_config.TextColumn(
-            "token", default=matrix_edits.NEW_LABEL, required=True
-        )
-    }
-    for name in frame.columns[1:]:
-        column_config[name] = kept_widgets.number_column(name)
     st.data_editor(
         frame,
         key=grid.key,
         num_rows="dynamic",
         hide_index=True,
-        column_config=column_config,
+        column_config=kept_widgets.grid_columns(frame),
         width="content",
     )
 

@@ -111,6 +111,18 @@ def _bars(
     }
 
 
+def curves_frame(title: str, description: str, present: bool) -> dict:
+    """What every chart of lines shares: its size, title and screen-reader description."""
+    return {
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "padding": PADDING,
+        "description": safe.plain(description, 300),
+        "width": "container",
+        "height": 220 if not present else 260,
+        "title": {"text": title, "fontSize": FONT[present] + 3, "anchor": "start"},
+    }
+
+
 def make_line_chart(
     rows: Sequence[dict[str, float | int | str]],
     *,
@@ -128,12 +140,7 @@ def make_line_chart(
     rows = [{**row, "label": _(str(row["label"]))} for row in rows]
     labels = list(dict.fromkeys(str(r["label"]) for r in rows))
     return {
-        "autosize": {"type": "fit-x", "contains": "padding"},
-        "padding": PADDING,
-        "description": safe.plain(description, 300),
-        "width": "container",
-        "height": 220 if not present else 260,
-        "title": {"text": title, "fontSize": font + 3, "anchor": "start"},
+        **curves_frame(title, description, present),
         "layer": [
             {
                 "data": {"values": [dict(r) for r in rows]},

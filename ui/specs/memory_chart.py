@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ui import safe
-from ui.specs.bars_and_curves import LINE_COLORS
-from ui.specs.sizing import FONT, PADDING
+from ui.specs.bars_and_curves import LINE_COLORS, curves_frame
+from ui.specs.sizing import FONT
 
 
 def make_memory_chart(
@@ -26,12 +25,7 @@ def make_memory_chart(
     font = FONT[present]
     dashes = [[1, 0], [6, 3], [2, 2]]
     return {
-        "autosize": {"type": "fit-x", "contains": "padding"},
-        "padding": PADDING,
-        "description": safe.plain(description, 300),
-        "width": "container",
-        "height": 220 if not present else 260,
-        "title": {"text": title, "fontSize": font + 3, "anchor": "start"},
+        **curves_frame(title, description, present),
         "data": {"values": [dict(r) for r in rows]},
         "mark": {"type": "line", "point": True},
         "encoding": {
