@@ -1,4 +1,5 @@
-"""The command line as a shell runs it: subprocesses, pipes, odd encodings and strict JSON."""
+"""The command line: its output, strict JSON and its refusals (in this process), and as a shell
+runs it: real processes for pipes, odd encodings and the status a shell sees."""
 
 from __future__ import annotations
 
@@ -17,13 +18,32 @@ from attention_core.knobs.table import PARAMS
 from attention_core.memory_report import MEMORY_FLAGS
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """``python -m attention_core`` with ``args``, run in this process (``cli.main`` is what
+    the module runs): its status, stdout and stderr. A real process costs seconds of the
+    suite's budget each; the tests below that are about the process (pipes, encodings, the
+    status a shell sees, jq) start one."""
+    import contextlib
+    import io
+
+    from attention_core.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as stopped:  # --help, and argparse's own refusals
+            code = stopped.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: str) -> subprocess.CompletedProcess:
+    """``python -m attention_core`` with ``args`` in a real process."""
     return subprocess.run(
         [sys.executable, "-m", "attention_core", *args],
         capture_output=True,
         text=True,
         timeout=120,
-        env={**os.environ, **(env or {})},
     )
 
 
@@ -163,7 +183,7 @@ def test_cli_bad_input_is_one_line_and_status_2(args, message):
 
 
 def test_bad_input_through_a_real_process_is_one_line_and_status_2():
-    result = run_cli("--tokens", "a\u202eb,c,d,e,f,g")
+    result = run_process("--tokens", "a\u202eb,c,d,e,f,g")
     assert result.returncode == 2
     assert "contains U+202E" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -171,18 +191,8 @@ def test_bad_input_through_a_real_process_is_one_line_and_status_2():
 
 def run_main(args: list[str]) -> tuple[int, str]:
     """``attention_core.cli.main`` on ``args``: its status and what it wrote to stderr."""
-    import contextlib
-    import io
-
-    from attention_core.cli import main
-
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(args))
-        except SystemExit as stopped:
-            code = stopped.code
-    return code, err.getvalue()
+    result = run_cli(*args)
+    return result.returncode, result.stderr
 
 
 def test_cli_explains_the_head_it_is_given():
@@ -234,15 +244,8 @@ def test_main_prints_to_a_text_stream_without_bytes_underneath():
 
 def main_output(args: list[str]) -> tuple[int, str]:
     """``attention_core.cli.main`` on ``args`` in this process: its status and its stdout."""
-    import contextlib
-    import io
-
-    from attention_core.cli import main
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = main(list(args))
-    return code, out.getvalue()
+    result = run_cli(*args)
+    return result.returncode, result.stdout
 
 
 VARIANT_FLAGS = ["--heads", "4", "--d_out", "8", "--kv_groups", "2", "--rope", "true"]

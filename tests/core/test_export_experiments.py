@@ -1,6 +1,9 @@
 """Code export, the experiments, explanations, and import hygiene."""
 
+import contextlib
+import io
 import re
+import runpy
 import subprocess
 import sys
 
@@ -33,13 +36,18 @@ EXPORT_CONFIGS = [
 
 
 def exported_output(trace, tmp_path) -> torch.Tensor:
+    """Run the downloaded script as a file, in this process (a new process costs seconds of
+    the suite's budget each; one below checks the import hygiene a process shows), its
+    random state and print options given back afterwards."""
     script = tmp_path / "attention.py"
     script.write_text(export_script(trace))
-    result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
-    printed = [float(v) for v in re.findall(r"-?\d+\.\d*", result.stdout)]
+    out = io.StringIO()
+    with torch.random.fork_rng(), contextlib.redirect_stdout(out):
+        try:
+            runpy.run_path(str(script), run_name="__main__")
+        finally:
+            torch.set_printoptions(profile="default")
+    printed = [float(v) for v in re.findall(r"-?\d+\.\d*", out.getvalue())]
     return torch.tensor(printed).reshape(trace.output.shape)
 
 
@@ -47,6 +55,25 @@ def exported_output(trace, tmp_path) -> torch.Tensor:
 def test_exported_script_reproduces_the_context_vectors(config, tmp_path):
     trace = run_attention(preset_embeddings("journey"), config)
     torch.testing.assert_close(exported_output(trace, tmp_path), trace.output, atol=1e-5, rtol=0)
+
+
+def test_the_downloaded_script_runs_alone_in_a_fresh_python(tmp_path):
+    """As a learner runs it: a new process, in another folder, with torch and nothing of ours."""
+    trace = run_attention(preset_embeddings("journey"), EXPORT_CONFIGS[7])
+    script = tmp_path / "attention.py"
+    script.write_text(export_script(trace))
+    result = subprocess.run(
+        [sys.executable, "-I", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    printed = [float(v) for v in re.findall(r"-?\d+\.\d*", result.stdout)]
+    torch.testing.assert_close(
+        torch.tensor(printed).reshape(trace.output.shape), trace.output, atol=1e-5, rtol=0
+    )
 
 
 def test_exported_zero_renorm_survives_a_huge_blocked_score(tmp_path):

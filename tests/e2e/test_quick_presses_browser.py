@@ -125,7 +125,7 @@ class QuickPresses(machines.LearnerMachine):
 
 
 def test_quick_presses_and_an_edit_at_once_leave_slider_link_and_numbers_agreeing(server, browser):
-    machines.run(QuickPresses, server, browser, steps=6)
+    machines.run(QuickPresses, server, browser, steps=8)
 
 
 def test_quick_d_out_presses_with_heads_chosen_name_no_choice_never_made(server, page):

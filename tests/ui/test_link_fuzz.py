@@ -139,9 +139,10 @@ def check_one(page: str, name: str, value: str | list[str], bad: bool) -> None:
 # cases in 0.1 s). A page run checks what only a page can get wrong: the notice is shown as
 # text, the other values are kept in the URL and the widgets. So a free-text parameter (shown
 # as the learner typed it) meets every hostile value on the pages in turn; any other meets
-# four values in turn (each value meets a dozen parameters), the first on the parameter's
-# own lesson page and the others on pages where it is another page's setting.
-PER_PARAM = 4
+# two values in turn (each value still meets several parameters: the values rotate), the
+# first on the parameter's own lesson page and the second on a page where it is another
+# page's setting.
+PER_PARAM = 2
 
 
 def _cases() -> list[tuple[str, str, str]]:
