@@ -74,6 +74,9 @@ def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> Non
     column is clicked (a grid of numbers only has narrower columns than the token labels).
     """
     table = page.locator(GRID).nth(nth)
+    if not table.is_visible():  # folded (presentation mode folds the matrix): unfold it
+        table.locator("xpath=ancestor::details[1]/summary").click()
+        table.wait_for(state="visible")
     chosen = ""
     for _ in range(5):  # right after a rerun the grid may miss a click: click again
         table.scroll_into_view_if_needed()

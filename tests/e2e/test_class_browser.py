@@ -56,7 +56,7 @@ FOLLOW_WITHIN = 20.0  # a generous bound for a loaded CI machine; bench/ measure
 ALERT_TEXT = '[data-testid="stAlertContainer"]'
 # The teacher's own settings, none of them the defaults: a learner showing Streamlit's or the
 # app's defaults instead of the teacher's view is told apart (issue 51, fault 1).
-TEACHER_VIEW = "?scaling=d&query=3&seed=7"
+TEACHER_VIEW = "?scaling=d&query=3&seed=7&present=1"  # projected, as in a lecture
 PERSONAL = ("present", "lang")  # what a follower keeps of its own
 QUESTION = "It doubles"  # 4 · Scaling's question: the correct choice (B)
 CHOICES = ("It stays the same", "It doubles", "It grows by √2", "It quadruples")
@@ -197,6 +197,9 @@ def stage(hall: Hall, name: str, *pages):
     try:
         yield
         print(f"stage {name}: {time.monotonic() - began:.1f} s")  # shown with pytest -s
+        shots = os.environ.get("LECTURE_SHOTS")  # a folder: each stage's screens, to look at
+        for n, page in enumerate(pages if shots else ()):
+            page.screenshot(path=f"{shots}/{name}-{n}.png")
     except Exception as error:
         shown = "; ".join(f"page {n}: {what_shows(p)}" for n, p in enumerate(pages))
         hall.failed[name] = f"{type(error).__name__}: {str(error)[:400]} | {shown}"
