@@ -108,6 +108,18 @@ def test_the_presentation_mode_picture_and_the_last_stage(server, page):
         assert shown[name]["journey, Your"] == format_number(float(weights[1, 0]), 2), shown
     boxes = [page.locator(CHART).nth(n).bounding_box() for n in (0, 1)]
     assert boxes[0]["y"] == boxes[1]["y"] and boxes[1]["x"] > boxes[0]["x"] + boxes[0]["width"]
+    # The clicker's PageDown brings B − A onto the screen, with the focus left on the page's
+    # body (Streamlit scrolls its main area, not the document: the key once moved nothing).
+    page.evaluate("document.activeElement?.blur()")
+    difference = page.get_by_role("heading", name="B − A")
+    start = difference.bounding_box()["y"]
+    assert start > 720
+    page.keyboard.press("PageDown")
+    below = screen.wait_for(page, lambda p: difference.bounding_box()["y"], lambda y: y < 720)
+    assert 0 <= below < 720
+    page.keyboard.press("PageUp")
+    back = screen.wait_for(page, lambda p: difference.bounding_box()["y"], start.__eq__)
+    assert back == start
 
 
 # Every number the Flow picture prints and its size on the screen (px).

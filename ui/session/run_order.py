@@ -156,6 +156,9 @@ BASE_CSS = """
 }
 
 """
+# A clicker's PageDown and PageUp scroll the main area wherever the focus was left (the
+# script says why); a page's stepper keeps them.
+_CLICKER_KEYS = Path(__file__).with_name("clicker_keys.js").read_text(encoding="utf-8")
 PRESENT_CSS = """
 /* Projected the sidebar is folded (st.set_page_config in setup): its arrow sits left of the
    page's margin, so the bar that holds it need not cover the title's line. */
@@ -311,6 +314,7 @@ def setup(file: str) -> Page:
     _mark_language(language)
     _fold_sidebar(bool(settings["present"]))
     kept_widgets.keep_typed_keys()
+    st.html(f"<script data-clicker-keys>{_CLICKER_KEYS}</script>", unsafe_allow_javascript=True)
     return _page(info, current, settings)
 
 
