@@ -41,6 +41,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from classroom.redis_store import RedisStore
 from tests.budget import ALONE
@@ -281,10 +282,18 @@ def vote(page, round_number: int, choice: int) -> None:
 def ticked(page) -> str:
     """The answer a learner's radio shows ticked ("" when none)."""
     group = page.get_by_role("radiogroup", name=re.compile("Your answer"))
-    checked = group.locator('input[type="radio"]:checked')
-    if not checked.count():
+    # Read in one step: a new round redraws the radios, and a label found a moment before
+    # could be gone when its text was read (a 30 s wait, seen under a loaded machine).
+    if not group.count():
         return ""
-    label = checked.first.locator("xpath=ancestor::label").inner_text()
+    try:
+        label = group.first.evaluate(
+            """g => { const c = g.querySelector('input[type="radio"]:checked');
+                      return c ? c.closest('label').innerText : ''; }""",
+            timeout=5_000,
+        )
+    except PlaywrightError:  # the radios were redrawn between the two reads: none ticked yet
+        return ""
     return next((c for c in CHOICES if c in label), label)
 
 
