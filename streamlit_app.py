@@ -50,7 +50,7 @@ if beside:
 else:
     top = st.container()
 with top:
-    frame = weights_view.weights_frame(page, "hm_weights")
+    frame = weights_view.weights_frame(page, "hm_weights", scores=True)
     summary = st.container(key="result_summary")
     if not page.present:
         st.markdown(INTRO)
@@ -85,6 +85,10 @@ def show_views(page: Page) -> None:
     with status:
         page_frame.show_status(page, announce=False)
         sentences.announce(page, trace, head)
+    if frame.scores is not None:
+        with frame.scores:
+            scores = heatmaps.score_pair(page, trace, head, "hm_front_scores")
+            heatmaps.show_side_by_side(page, scores, width=max_width)
     with summary:
         st.markdown(sentences.summary(page, trace, head))
     with panel_slot:
@@ -107,9 +111,8 @@ def show_scores(page: Page, head: int) -> None:
             num_tokens=trace.num_tokens, shape=trace.output.shape[1]
         ),
     )
-    heatmaps.show_side_by_side(
-        page, [(heatmaps.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]
-    )
+    scores = heatmaps.score_pair(page, trace, head, "hm_scores")
+    heatmaps.show_side_by_side(page, [*scores, (context, "hm_context")], per_row=2)
 
 
 # The open panel (the others are not built), by its choice in the parameter table; the

@@ -153,6 +153,32 @@ def scores_heatmap(page: Page, trace: AttentionTrace, head: int = 0) -> heatmap_
     )
 
 
+def raw_scores_heatmap(page: Page, trace: AttentionTrace, head: int = 0) -> heatmap_chart.Heatmap:
+    """The scores ω = q·k of one head before scaling and masking: the book's ``attn_scores``."""
+    labels = page.labels
+    return heatmap_chart.Heatmap(
+        matrix_values(trace.scores[head]),
+        labels,
+        labels,
+        kind="scores",
+        title=_("scores ω = q·k (the book's attn_scores)"),
+        description=_("Scores before scaling, {count} queries × {count} keys.").format(
+            count=len(labels)
+        ),
+    )
+
+
+def score_pair(
+    page: Page, trace: AttentionTrace, head: int, key: str
+) -> list[tuple[heatmap_chart.Heatmap, str]]:
+    """The scores before and after scaling (and masking), keyed ``key``-raw and ``key``; one
+    heatmap when the scores are not scaled."""
+    scaled = (scores_heatmap(page, trace, head), key)
+    if trace.config.scaling == "none":
+        return [scaled]
+    return [(raw_scores_heatmap(page, trace, head), f"{key}_raw"), scaled]
+
+
 def vectors_heatmap(
     page: Page,
     matrix: torch.Tensor,

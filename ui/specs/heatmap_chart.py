@@ -24,6 +24,13 @@ from ui.specs import colors, sizing
 from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
 
 LEGEND_TITLES = {"weights": N_("weight"), "scores": N_("score"), "difference": "B − A"}  # by kind
+# An axis title drawn level with the top of the plot, upright (its place across: "titleX").
+AXIS_TITLE = {"titleAngle": 0, "titleBaseline": "bottom", "titleY": -4}
+# The axes' titles of a heatmap whose rows are queries and columns keys (row axis, column axis).
+# Drawn in the corner above the row labels and right of the column labels, they add width,
+# not height: the Playground's weights stay on the first screen.
+QUERY_KEY = (N_("query ↓"), N_("key →"))
+AXES = {"weights": QUERY_KEY, "scores": QUERY_KEY, "difference": QUERY_KEY}  # by kind
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,29 @@ class Heatmap:
     shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
     legend: str = ""  # the legend's title when the kind's own would not say what a colour is
     bound: float | None = None  # a diverging scale's end where no number can pass it (cosines: 1)
+    # The row and column axes' titles, in the learner's words; None: by kind (queries and
+    # keys for weights, scores and differences), () for none.
+    axes: tuple[str, ...] | None = None
+
+
+def axis_titles(heatmap: Heatmap) -> tuple[str, str] | None:
+    """The titles of the row axis and the column axis as the chart prints them, or None for
+    a chart without them."""
+    if heatmap.axes is not None:
+        pair = (heatmap.axes[0], heatmap.axes[1]) if len(heatmap.axes) == 2 else None
+    else:
+        pair = (
+            (_(AXES[heatmap.kind][0]), _(AXES[heatmap.kind][1])) if heatmap.kind in AXES else None
+        )
+    return (safe.plain(pair[0], 40), safe.plain(pair[1], 40)) if pair else None
+
+
+def _layout(
+    heatmap: Heatmap, texts: list[str], present: bool, max_width: int
+) -> tuple[sizing.Geometry, bool, bool]:
+    """``sizing.layout`` for this heatmap: its labels, texts and axis titles."""
+    titles = axis_titles(heatmap)
+    return sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width, titles)
 
 
 def description(heatmap: Heatmap) -> str:
@@ -175,7 +205,7 @@ def fits(
     """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
     smaller than its mode's full size, printing its numbers if it can print them at all."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    size, _tilt, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    size, _tilt, printed = _layout(heatmap, texts, present, max_width)
     printable = max(len(heatmap.rows), len(heatmap.columns)) <= sizing.TEXT_LIMIT
     return (
         size.font >= FONT[present] - shrink
@@ -187,7 +217,7 @@ def fits(
 def prints_numbers(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> bool:
     """False when the cells are colour only (too many, or their numbers would not fit)."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    return sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)[2]
+    return _layout(heatmap, texts, present, max_width)[2]
 
 
 def shown_decimals(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> int:
@@ -214,7 +244,8 @@ def make_heatmap(
     rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
     columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
     texts = [str(r["text"]) for r in records]
-    size, tilt, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    size, tilt, printed = _layout(heatmap, texts, present, max_width)
+    titles = axis_titles(heatmap)
     low, high = colour_range(heatmap, records)
     stops = colors.SEQUENTIAL if heatmap.kind == "weights" else colors.DIVERGING
     for record in records:
@@ -242,8 +273,12 @@ def make_heatmap(
                 "field": "column",
                 "type": "nominal",
                 "sort": columns,
-                "title": None,
+                "title": titles[1] if titles else None,
                 "axis": {
+                    **AXIS_TITLE,
+                    **column_title_place(
+                        tilt and sizing.tall_band(columns, size.font), plot_width, size.font
+                    ),
                     "orient": "top",
                     "labelAngle": -45 if tilt else 0,
                     "labelAlign": "left" if tilt else "center",
@@ -256,17 +291,37 @@ def make_heatmap(
                 "field": "row",
                 "type": "nominal",
                 "sort": rows,
-                "title": None,
-                "axis": {"labelOverlap": False, "labelLimit": size.label_width},
+                "title": titles[0] if titles else None,
+                "axis": {
+                    **AXIS_TITLE,
+                    "titleAlign": "right",
+                    "titleX": -sizing.AXIS_TITLE_GAP // 2,
+                    "labelOverlap": False,
+                    "labelLimit": size.label_width,
+                },
             },
         },
         "layer": _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
         "config": {
-            "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
+            "axis": {
+                "labelFontSize": size.font,
+                "titleFontSize": size.font,
+                "titleFontWeight": "normal",
+                "domain": False,
+                "ticks": False,
+            },
             "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
             "view": {"strokeWidth": 0},
         },
     }
+
+
+def column_title_place(corner: bool, plot_width: int, font: int) -> dict:
+    """Where the columns' axis title goes: right of the plot, level with its top; or in the
+    corner, one line above the rows' title (``sizing.axis_title_room``)."""
+    if corner:
+        return {"titleAlign": "right", "titleX": -sizing.AXIS_TITLE_GAP // 2, "titleY": -font - 8}
+    return {"titleAlign": "left", "titleX": plot_width + sizing.AXIS_TITLE_GAP}
 
 
 def _heatmap_layers(
