@@ -41,3 +41,19 @@ def test_without_scaling_the_panel_shows_one_heatmap_of_scores():
     at = open_page(params={"panel": "scores", "scaling": "none"})
     titles = [title_of(s) for s in chart_specs(at)]
     assert "scores q·k" in titles and not any(t.startswith("scores ω") for t in titles)
+
+
+def test_marks_have_a_legend_and_rows_without_weight_are_named_under_the_weights():
+    at = open_page(params={"mask": "causal", "dropout": "0.9"})  # seed 0: 3 rows all dropped
+    captions = [c.value for c in at.caption]
+    assert (
+        "✕ with a red border: dropped by dropout (its weight set to 0) · grey: masked, the "
+        "query may not look at this key (weight 0)"
+    ) in captions
+    named = [c for c in captions if c.startswith("Dropout dropped every weight of queries")]
+    assert named == [
+        "Dropout dropped every weight of queries `Your`, `journey` and `starts`: their rows "
+        "have no weight left, so no value reaches their context vectors."
+    ]
+    plain = open_page()  # no mark, no empty row: no legend, no sentence
+    assert not [c for c in plain.caption if "dropped" in c.value or "masked" in c.value]

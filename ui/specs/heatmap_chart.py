@@ -58,6 +58,29 @@ class Heatmap:
     # The row and column axes' titles, in the learner's words; None: by kind (queries and
     # keys for weights, scores and differences), () for none.
     axes: tuple[str, ...] | None = None
+    # Queries left with no weight (their row index and why: "mask" or "dropout").
+    empty_rows: tuple[tuple[int, str], ...] = ()
+
+
+MARKS = {  # what each mark means, in the legend under a chart that draws it
+    "dropped": N_("✕ with a red border: dropped by dropout (its weight set to 0)"),
+    "masked_score": N_("−∞ on grey: masked, the query may not look at this key"),
+    "masked": N_("grey: masked, the query may not look at this key (weight 0)"),
+    "undefined": N_("undef. on grey with a red border: not a number (0/0)"),
+}
+
+
+def marks(heatmap: Heatmap, decimals: int) -> list[str]:
+    """The legend of the marks the chart draws (✕, −∞, grey, red border), one entry each."""
+    texts = {text for row in cell_texts(heatmap, decimals) for text in row}
+    masked = heatmap.masked is not None and any(any(row) for row in heatmap.masked)
+    found = {
+        "dropped": "✕" in texts,
+        "masked_score": masked and heatmap.kind == "scores",
+        "masked": masked and heatmap.kind != "scores",
+        "undefined": "undef." in texts,
+    }
+    return [_(MARKS[name]) for name, drawn in found.items() if drawn]
 
 
 def axis_titles(heatmap: Heatmap) -> tuple[str, str] | None:
@@ -341,7 +364,8 @@ def _heatmap_layers(
             else _("{title} (colours fitted to these numbers)"),
         }[heatmap.scale].format(title=legend_title)
 
-    marked = "datum.dropped || datum.state == 'undefined'"
+    # a masked cell stays plain grey, dropped or not: its weight was 0 before dropout
+    marked = "(datum.dropped && datum.state != 'masked') || datum.state == 'undefined'"
     # Two layers only (Vega draws each layer's marks in its own dataflow): the cells, whose
     # colour and outline follow their state, and their text in its contrasting colour.
     layers: list[dict] = [
