@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import torch
-
+from attention_core import export_book
+from attention_core.export_book import tensor as _tensor
 from attention_core.trace import AttentionTrace
 
 _NORMALISE = {
@@ -21,19 +21,45 @@ _NORMALISE = {
 
 
 def export_script(trace: AttentionTrace) -> str:
-    """Return Python source (torch only) that recomputes and prints ``trace.output``."""
-    config = trace.config
+    """Return Python source (torch only) that recomputes and prints ``trace.output``: the
+    book's inputs, weights and class where the view uses them (``attention_core.export_book``),
+    with the learner's changes as edits, then every step the view adds."""
     lines = [
         '"""Self-attention, step by step, exactly as the attention dashboard computed it."""',
         "",
         "import torch",
         "import torch.nn.functional as F",
         "",
-        f"tokens = {list(trace.tokens)!r}",
-        f"inputs = {_tensor(trace.inputs)}  # (num_tokens, d_in)",
+        *export_book.input_lines(trace),
+        "",
+        *_weight_lines(trace),
+    ]
+    if export_book.plain(trace):
+        lines += ["", "", *export_book.CLASS_LINES]
+    else:
+        lines += _step_lines(trace)
+    lines += [
+        "",
+        "torch.set_printoptions(precision=6, sci_mode=False)",
+        "print(output)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _weight_lines(trace: AttentionTrace) -> list[str]:
+    if export_book.book_draw(trace):
+        return export_book.weight_lines(trace)
+    return [
         f"W_query = {_tensor(trace.W_query)}  # (d_in, width of queries)",
         f"W_key = {_tensor(trace.W_key)}",
         f"W_value = {_tensor(trace.W_value)}",
+    ]
+
+
+def _step_lines(trace: AttentionTrace) -> list[str]:
+    """Every step of the view, from the projections to ``output``."""
+    config = trace.config
+    lines = [
         *_bias_lines(trace),
         f"num_heads = {trace.num_heads}",
         "",
@@ -56,7 +82,7 @@ def export_script(trace: AttentionTrace) -> str:
         ]
     lines += [
         "scores = head_queries @ head_keys.transpose(-2, -1)  # (num_heads, tokens, tokens)",
-        f"scaled_scores = scores / {trace.scale_divisor!r}  # scaling: {config.scaling}",
+        SCALED[config.scaling],
     ]
     lines += _mask_lines(trace)
     lines += _NORMALISE[config.norm]
@@ -65,13 +91,14 @@ def export_script(trace: AttentionTrace) -> str:
         "head_context = weights @ head_values  # (num_heads, num_tokens, head_dim)",
         "context = head_context.transpose(0, 1).reshape(len(tokens), -1)",
     ]
-    lines += _output_lines(trace)
-    lines += [
-        "",
-        "torch.set_printoptions(precision=6, sci_mode=False)",
-        "print(output)",
-    ]
-    return "\n".join(lines) + "\n"
+    return lines + _output_lines(trace)
+
+
+SCALED = {  # the scaling of the scores, as the book writes it
+    "none": "scaled_scores = scores  # not scaled",
+    "d": "scaled_scores = scores / head_keys.shape[-1]  # divided by d_k",
+    "sqrt_d": "scaled_scores = scores / head_keys.shape[-1] ** 0.5  # divided by the root of d_k",
+}
 
 
 def _bias_lines(trace: AttentionTrace) -> list[str]:
@@ -107,6 +134,11 @@ def _mask_lines(trace: AttentionTrace) -> list[str]:
     if not _masks_anything(trace):
         return ["masked_scores = scaled_scores  # nothing is masked"]
     lines = [f"allowed = {_tensor(trace.allowed)}  # True = may attend"]
+    if trace.config.mask == "causal" and bool(trace.allowed.equal(trace.allowed.tril())):
+        lines = [
+            "# Section 3.5.1's causal mask: no query may look at a later key",
+            "allowed = torch.tril(torch.ones(len(tokens), len(tokens), dtype=torch.bool))",
+        ]
     if strategy == "neg_inf":
         lines.append("masked_scores = scaled_scores.masked_fill(~allowed, float('-inf'))")
     elif strategy == "zero_scores":
@@ -136,7 +168,7 @@ def _after_norm_lines(trace: AttentionTrace) -> list[str]:
     if config.dropout_active:
         lines += [
             f"dropout_keep = {_tensor(trace.dropout_keep)}  # the sample the dashboard drew",
-            f"weights = weights * dropout_keep * {trace.dropout_factor!r}  # 1 / (1 - p)",
+            f"weights = weights * dropout_keep / (1 - {export_book.short(config.dropout)})",
         ]
     return lines
 
@@ -157,8 +189,3 @@ def _zero_renorm_lines(norm: str) -> list[str]:
         "row_sums = weights.sum(dim=-1, keepdim=True)",
         "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
     ]
-
-
-def _tensor(tensor: torch.Tensor) -> str:
-    # tolist() gives the exact float32 values as Python floats, so the script is bit-faithful.
-    return f"torch.tensor({tensor.tolist()!r})"
