@@ -28,7 +28,7 @@ def show_matrix_editor(page: Page) -> None:
     frame = matrix_edits.to_frame(tokens, rows)
     column_config = {
         matrix_edits.TOKEN_COLUMN: st.column_config.TextColumn(
-            "token", default=matrix_edits.NEW_LABEL, required=True
+            _("token"), default=matrix_edits.NEW_LABEL, required=True
         )
     }
     # No max_chars and numbers as text: the browser would cut a long label to 20 characters,

@@ -44,7 +44,9 @@ GOOD_TRACE = "_good_trace"
 # presentation mode larger type for a projector.
 BASE_CSS = """
 .block-container { padding-top: 2rem; padding-bottom: 3rem; }
-.stApp h1 { font-size: 2.1rem; padding-top: 0; }
+.stApp h1 { font-size: 2.1rem; padding-top: 0; text-wrap: balance; }
+/* Chinese titles break only where the catalog marks a word's end (a zero-width space) */
+:lang(zh) .stApp h1 { word-break: keep-all; }
 .stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
 

@@ -347,6 +347,17 @@ def column_title_place(corner: bool, plot_width: int, font: int) -> dict:
     return {"titleAlign": "left", "titleX": plot_width + sizing.AXIS_TITLE_GAP}
 
 
+def tooltip(heatmap: Heatmap) -> list[dict]:
+    """What hovering a cell shows, in the learner's words: its query and key (or row and
+    column) and its value."""
+    named = axis_titles(heatmap) is not None
+    return [
+        {"field": "row", "title": _("query") if named else _("row")},
+        {"field": "column", "title": _("key") if named else _("column")},
+        {"field": "text", "title": _("value")},
+    ]
+
+
 def _heatmap_layers(
     heatmap: Heatmap,
     stops: tuple,
@@ -399,11 +410,7 @@ def _heatmap_layers(
                     "value": "white",
                 },
                 "strokeWidth": {"condition": {"test": marked, "value": 2.5}, "value": 1},
-                "tooltip": [
-                    {"field": "row", "title": _("row")},
-                    {"field": "column", "title": _("column")},
-                    {"field": "text", "title": _("value")},
-                ],
+                "tooltip": tooltip(heatmap),
             },
         }
     ]
@@ -430,7 +437,10 @@ def _heatmap_layers(
                         "strokeWidth": halo,
                         "aria": False,
                     },
-                    "encoding": {"text": {"field": "text", "type": "nominal"}},
+                    "encoding": {
+                        "text": {"field": "text", "type": "nominal"},
+                        "tooltip": tooltip(heatmap),
+                    },
                 }
             )
     if printed:
@@ -447,6 +457,9 @@ def _heatmap_layers(
                         "value": colors.BLACK,
                     },
                     "description": {"field": "desc", "type": "nominal"},
+                    # the number over the cell catches the pointer: the cell's own tooltip,
+                    # not Vega's list of every field (column, row, text, desc...)
+                    "tooltip": tooltip(heatmap),
                 },
             }
         )
