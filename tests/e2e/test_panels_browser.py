@@ -33,7 +33,7 @@ def test_an_open_tab_stays_open_after_a_change_and_the_next_click_counts(server,
     page.goto(server)
     wait_idle(page)
     # First, one click from the first screen: the book's attn_scores_2 and the scaled scores.
-    page.get_by_text("Show the scores ω behind these weights").click()
+    page.get_by_text("Show the scores ω behind these weights", exact=True).click()
     for shown, book in zip(book_row(page, RAW), BOOK_ATTN_SCORES_2, strict=True):
         assert abs(shown - book) <= 1e-4
     for shown, book in zip(book_row(page, "scores q·k ÷ √d_k"), BOOK_ATTN_SCORES_2, strict=True):

@@ -1,4 +1,5 @@
-"""Pages 5, 9 and 10 as a learner reading the book meets them (issue 53)."""
+"""Pages 5, 9 and 10 as a learner reading the book meets them, and the grid on a phone
+(issue 53)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,9 @@ def test_page_5_says_how_its_grid_starts():
     assert not any(start[0]) and all(start[1][:2])  # q1 empty, then the causal rows
     said = [m.value for m in at.markdown if m.value.startswith("Tick what each query")]
     assert len(said) == 1 and "starts as the causal mask with row q1 left empty" in said[0]
+
+
+def test_the_grid_says_a_touch_screen_needs_two_taps():
+    at = open_page()
+    hint = "On a touch screen, tap a cell, then tap it again to type in it."
+    assert [c.value for c in at.caption if hint in c.value], [c.value for c in at.caption]

@@ -38,4 +38,4 @@ def show_book_section(page: Page) -> None:
     """A small label under the lesson's title: the book's section it follows."""
     section = book_section(page.info.key)
     if section is not None:
-        st.badge(section, icon=":material/menu_book:", color="blue")
+        st.badge(section, color="blue")

@@ -82,6 +82,9 @@ BASE_CSS = """
 @media (max-width: 640px) {
   .stApp .block-container { padding-left: 1rem; padding-right: 1rem; }
   .stApp h1 { font-size: 1.75rem; }
+  /* a lesson's table in 14 px type with narrow cells: page 4's five columns fit a phone */
+  .stApp [data-testid="stMarkdownContainer"] > table :is(td, th)
+    { padding: 0.375rem 0.375rem; font-size: 0.875rem; }
 }
 /* A grid's toolbar (44 px) sits above it on hover, always on a touch screen: room for it, so
    that it never covers the heading above the grid. */

@@ -343,7 +343,11 @@ def column_title_place(corner: bool, plot_width: int, font: int) -> dict:
     """Where the columns' axis title goes: right of the plot, level with its top; or in the
     corner, one line above the rows' title (``sizing.axis_title_room``)."""
     if corner:
-        return {"titleAlign": "right", "titleX": -sizing.AXIS_TITLE_GAP // 2, "titleY": -font - 8}
+        return {
+            "titleAlign": "right",
+            "titleX": -sizing.AXIS_TITLE_GAP // 2,
+            "titleY": -math.ceil(1.5 * font) - 6,
+        }
     return {"titleAlign": "left", "titleX": plot_width + sizing.AXIS_TITLE_GAP}
 
 

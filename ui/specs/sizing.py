@@ -186,7 +186,7 @@ def tall_band(column_labels: Sequence[str], font: int) -> bool:
     columns' axis title then fits in the corner above the rows' title (a few pixels more
     height at most, where the chart's width has none to spare)."""
     longest = max(text_width(label, font) for label in column_labels)
-    return longest * math.sqrt(0.5) >= 1.5 * font
+    return longest * math.sqrt(0.5) >= 1.5 * font  # a line's room above the rows' title
 
 
 def axis_title_room(
