@@ -22,6 +22,4 @@ def test_every_lesson_of_the_chapter_names_its_section_and_no_other_page_does():
 def test_the_causal_mask_lesson_shows_section_3_5_1_in_both_languages():
     for lang, text in (("en", "The book, §3.5.1"), ("zh_CN", "书中 §3.5.1")):
         at = open_page("5_Causal_mask", {"lang": lang})
-        assert [m.value for m in at.markdown if "§" in m.value] == [
-            f":blue-badge[{text}]"
-        ]
+        assert [m.value for m in at.markdown if "§" in m.value] == [f":blue-badge[{text}]"]
