@@ -66,6 +66,7 @@ _ROWS = (
         "preset",
         {
             "journey": N_("Book: “Your journey starts with one step” (6 × 3)"),
+            "zh_journey": N_("The book's sentence in Chinese: “你的旅程从一步开始” (6 × 3)"),
             "nugues": N_("Nugues, chapter 15: the test matrix (3 × 4)"),
             "montreal": N_("Random normal: “I live in Montreal” (4 × 8)"),
             "random": N_("Random uniform, any size"),

@@ -105,12 +105,16 @@ def tap_option(page, key: str, option: str) -> None:
 D3 = 4
 
 
-@pytest.mark.parametrize("device", [TABLET], indirect=True, ids=["tablet"])
+@pytest.mark.parametrize("device", [TABLET, PHONE], indirect=True, ids=["tablet", "phone"])
 def test_tablet_a_matrix_cell_is_edited_by_touch(server, device):
+    """A tap, a tap again (the path the grid's caption gives), the number typed: on a tablet,
+    and on a phone, where the grid comes right under the weights (issue 53)."""
     page = device
+    hint = "On a touch screen, tap a cell, then tap it again to type in it."
     screen.open_page(page, server)
     screen.wait_idle(page)
     toolbar_clears_the_heading(page)
+    assert page.get_by_text(hint).count() == 1
     grid = learner.grid(page)
     box = grid.bounding_box()
     x = box["x"] + box["width"] - 15

@@ -93,7 +93,9 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     elif max(len(heatmap.rows), columns) <= sizing.TEXT_LIMIT:  # colour only: no room
         assert _width_at(sizing.MIN_FONT, heatmap, texts) > max_width
     label_width = spec["encoding"]["y"]["axis"]["labelLimit"]
-    total = spec["width"] + label_width + 12
+    corner = spec["encoding"]["x"]["axis"].get("titleAlign") == "right"  # over tall tilted labels
+    titles = sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label_width, font, corner)
+    total = spec["width"] + label_width + 12 + titles
     smallest = _width_at(sizing.MIN_FONT, heatmap, texts if printed(spec) else [""])
     if smallest <= max_width:
         assert total <= max_width
@@ -142,7 +144,11 @@ def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str]) -> in
     numbers = max(sizing.text_width(t, font) for t in texts) + 0.7 * font
     cell = max(math.ceil(numbers), math.ceil(2.2 * font))
     label = math.ceil(max(sizing.text_width(r, font) for r in labels) + 8)
-    return label + cell * len(heatmap.columns) + 12
+    corner = sizing.tall_band(
+        [heatmap_chart.safe.plain(c, sizing.LABEL_CHARS) for c in heatmap.columns], font
+    )
+    titles = sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label, font, corner)
+    return label + cell * len(heatmap.columns) + 12 + titles
 
 
 @pytest.mark.skipif(not DEJAVU.exists(), reason="DejaVu Sans is not installed")

@@ -12,7 +12,14 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
 from translation import N_, _
-from ui.blocks import check_yourself, class_panel, class_question, join_slide, sentences
+from ui.blocks import (
+    book_section,
+    check_yourself,
+    class_panel,
+    class_question,
+    join_slide,
+    sentences,
+)
 from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
@@ -53,6 +60,7 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     )
     with heading:
         st.title(title)
+        book_section.show_book_section(page)
         check_yourself.show_progress(page)
     with menu:
         controls.page_menu()

@@ -127,11 +127,13 @@ def geometry(
     texts: Sequence[str],
     present: bool,
     max_width: int,
+    titles: tuple[str, str] | None = None,
 ) -> tuple[Geometry, bool]:
     """Cell and label sizes from the printed text; the font shrinks until the chart fits.
 
     Columns are made wide enough for their labels when that fits; otherwise the labels are
-    tilted. Returns the geometry and whether the column labels are tilted.
+    tilted. A chart with axis ``titles`` (rows, columns) keeps room for them
+    (``axis_title_room``). Returns the geometry and whether the column labels are tilted.
     """
     font = FONT[present]
     rows = [safe.plain(label, LABEL_CHARS) for label in row_labels]
@@ -143,6 +145,8 @@ def geometry(
         for cell, tilt in ((max(numbers, header), False), (numbers, True)):
             cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
             total = label_width + cell_width * len(columns) + 12
+            corner = tilt and tall_band(columns, font)
+            total += axis_title_room(titles, label_width, font, corner)
             if total <= max_width:
                 return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
         if font <= MIN_FONT:
@@ -156,6 +160,7 @@ def layout(
     texts: Sequence[str],
     present: bool,
     max_width: int,
+    titles: tuple[str, str] | None = None,
 ) -> tuple[Geometry, bool, bool]:
     """A heatmap's geometry, whether its column labels are tilted and whether its cells print
     their numbers (``texts``).
@@ -166,8 +171,33 @@ def layout(
     the table.
     """
     if max(len(row_labels), len(column_labels)) <= TEXT_LIMIT:
-        size, tilt = geometry(row_labels, column_labels, texts, present, max_width)
+        size, tilt = geometry(row_labels, column_labels, texts, present, max_width, titles)
         if size.total_width <= max_width:
             return size, tilt, True
-    size, tilt = geometry(row_labels, column_labels, [""], present, max_width)
+    size, tilt = geometry(row_labels, column_labels, [""], present, max_width, titles)
     return size, tilt, False
+
+
+AXIS_TITLE_GAP = 6  # between an axis's title and the plot (pixels)
+
+
+def tall_band(column_labels: Sequence[str], font: int) -> bool:
+    """True when tilted column labels take about the height of two lines of text: the
+    columns' axis title then fits in the corner above the rows' title (a few pixels more
+    height at most, where the chart's width has none to spare)."""
+    longest = max(text_width(label, font) for label in column_labels)
+    return longest * math.sqrt(0.5) >= 1.5 * font  # a line's room above the rows' title
+
+
+def axis_title_room(
+    titles: tuple[str, str] | None, label_width: int, font: int, corner: bool
+) -> int:
+    """The width axis titles add to a heatmap (pixels). The rows' title sits in the corner
+    above the row labels, wider than them by some; the columns' title right of the plot, or,
+    in the ``corner`` (over tilted labels tall enough, ``tall_band``) above the rows'."""
+    if titles is None:
+        return 0
+    rows, columns = (math.ceil(text_width(t, font)) + AXIS_TITLE_GAP for t in titles)
+    if corner:
+        return max(0, max(rows, columns) - label_width)
+    return max(0, rows - label_width) + columns
