@@ -21,6 +21,8 @@ from ui.session.run_order import Page
 from ui.specs import heatmap_chart
 
 SIDE_WIDTH = int(heatmaps.CONTENT_WIDTH * 0.58)
+PRESENT_SHARE = 0.75  # projected: the weights' share of the row, the knobs have the rest
+PRESENT_SIDE = int(heatmaps.PRESENT_WIDTH * PRESENT_SHARE) - 16
 
 
 def side_by_side(page: Page) -> bool:
@@ -46,10 +48,13 @@ status = page_frame.show_title(page, _("Self-attention playground"))
 # the weights follow, then the matrix: beside the weights when both fit, else under them. A
 # narrow screen stacks them in that order, so a phone shows a knob and the weights together;
 # the introduction comes after them, so that 12 tokens' weights still fit the first screen.
-if controls.front_in_main(page.settings):
-    controls.front_knobs()
 beside = side_by_side(page)
-if beside:
+if page.present:  # projected, the sidebar folded: the knobs stand beside the weights
+    top, knobs = st.columns([PRESENT_SHARE, 1 - PRESENT_SHARE], gap="medium")
+    with knobs:
+        controls.front_knobs(stacked=True)
+elif beside:
+    controls.front_knobs()
     top, right = st.columns([0.58, 0.42], gap="medium")
     with right:  # beside the weights, never above them
         first_steps.show_first_steps(page)
@@ -57,6 +62,7 @@ if beside:
         show_matrix_editor(page)
         show_glove_import(page)
 else:
+    controls.front_knobs()
     top = st.container()
 with top:
     frame = weights_view.weights_frame(page, "hm_weights", scores=True)
@@ -94,7 +100,7 @@ def show_views(page: Page) -> None:
     with frame.chart:  # written on every run: the head's choice has no slot of its own
         head = focus_panel.head_choice(page)
     weights = heatmaps.weights_heatmap(page, trace, head)
-    max_width = SIDE_WIDTH if beside else heatmaps.CONTENT_WIDTH
+    max_width = PRESENT_SIDE if page.present else SIDE_WIDTH if beside else heatmaps.CONTENT_WIDTH
     weights_view.show_weights(page, trace, weights, frame, "hm_weights", max_width=max_width)
     with status:
         page_frame.show_status(page, announce=False)

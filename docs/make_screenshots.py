@@ -1,15 +1,16 @@
-"""Screenshots of every page at 1280×720, in normal and presentation mode, and on a phone
-(390×844, touch), for the README.
+"""Screenshots of every page at 1280×720, in normal and presentation mode, in presentation
+mode at 1920×1080, and on a phone (390×844, touch), for the README.
 
     python docs/make_screenshots.py [--lang zh_CN] [--only-class] [--only-exercises]
 
 Starts `streamlit run streamlit_app.py` on a free local port, opens each page in Debian's
-Chromium and writes docs/screenshots/<page>.png, <page>-presentation.png and
-<page>-phone.png; with ``--lang`` another language's, in docs/screenshots/<lang>/ (the pages
-only, not the README's extra views). The test suite never writes here: run this script when
-the pages change. ``--only-class`` writes the class mode's two views alone (the join slide, and
-a question's two votes as the teacher's screen shows them); ``--only-exercises`` the *Check
-yourself* view alone (a wrong answer's hint and the worked solution on 5 · Causal mask).
+Chromium and writes docs/screenshots/<page>.png, <page>-presentation.png,
+<page>-presentation-1920.png and <page>-phone.png; with ``--lang`` another language's, in
+docs/screenshots/<lang>/ (the pages only, not the guides' extra views). The test suite never
+writes here: run this script when the pages change. ``--only-class`` writes the class mode's
+two views alone (the join slide, and a question's two votes as the teacher's screen shows
+them); ``--only-exercises`` the *Check yourself* view alone (a wrong answer's hint and the
+worked solution on 5 · Causal mask).
 """
 
 from __future__ import annotations
@@ -49,8 +50,14 @@ EXTRA = (
 JOIN_ADDRESS = "http://192.0.2.10:8501/"
 LAPTOP = {"viewport": {"width": 1280, "height": 720}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PROJECTOR = {"viewport": {"width": 1920, "height": 1080}}  # a lecture hall's 1080p projector
 # Each page's shots: (suffix, query, device). A phone shows a page's first screen.
-SHOTS = (("", "", LAPTOP), ("-presentation", "?present=1", LAPTOP), ("-phone", "", PHONE))
+SHOTS = (
+    ("", "", LAPTOP),
+    ("-presentation", "?present=1", LAPTOP),
+    ("-presentation-1920", "?present=1", PROJECTOR),
+    ("-phone", "", PHONE),
+)
 
 
 # Still drawing: a spinner (the encoder loading), a placeholder, or a 3D plot without its SVG.

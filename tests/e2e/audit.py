@@ -363,3 +363,96 @@ def cut_plots(page) -> list[str]:
         assert ink["all"] > 500, f"the 3D plot was not drawn: {ink}"
         problems += [f"the 3D plot is cut at its {side}" for side in SIDES if ink[side]]
     return problems
+
+
+# Projected (issue 52), at each projector's size: every number a chart prints and its size on
+# the screen (its font times the SVG's drawn scale), the teacher's line, the page's main
+# result (its first chart, 3D plot, formula or table), Flow's stage sentence, and the first
+# two charts' boxes (side by side or not).
+PROJECTOR_JS = """() => {
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+  const box = (el) => {
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return {t: r.top, b: r.bottom, l: r.left, r: r.right};
+  };
+  const small = [];
+  const charts = [...main.querySelectorAll('[data-testid="stVegaLiteChart"] svg')];
+  for (const svg of charts) {
+    const scale = svg.getBoundingClientRect().width / (svg.width.baseVal.value || 1);
+    for (const t of svg.querySelectorAll('text')) {
+      if (!/[0-9]/.test(t.textContent) || getComputedStyle(t).opacity === '0') continue;
+      const size = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (size < 15.95) small.push(`${size.toFixed(1)} px ${t.textContent.slice(0, 20)}`);
+    }
+  }
+  const result = main.querySelector('[data-testid="stVegaLiteChart"] svg, .js-plotly-plot, '
+    + '.katex-display, [data-testid="stMarkdownContainer"] table');
+  return {
+    height: window.innerHeight,
+    small: [...new Set(small)].slice(0, 5),
+    pointer: box(main.querySelector('.st-key-pointer')),
+    result: box(result),
+    stage: box(main.querySelector('.st-key-flow_stage_text')),
+    pair: charts.slice(0, 2).map(box),
+  };
+}"""
+
+PROJECTORS = ((1280, 720), (1024, 768), (1920, 1080))
+
+
+def projected(page, width: int, height: int) -> dict:
+    """The open page's projector measurements at another window size: a resize lays the page
+    out again by its CSS alone (no script run), drawn within two frames."""
+    if page.viewport_size != {"width": width, "height": height}:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(TWO_FRAMES_JS)
+    return page.evaluate(PROJECTOR_JS)
+
+
+def first_screen(found: dict, parts: tuple[str, ...]) -> list[str]:
+    """The named boxes that are missing or not wholly inside the first screen."""
+    problems = []
+    for part in parts:
+        where = found[part]
+        if where is None:
+            problems.append(f"no {part}")
+        elif where["t"] < 0 or where["b"] > found["height"] + 1:
+            problems.append(f"the {part} lies at {where['t']:.0f}..{where['b']:.0f} px")
+    return problems
+
+
+def side_by_side(found: dict) -> bool:
+    """Whether the page's first two charts share a row."""
+    pair = found["pair"]
+    return len(pair) == 2 and abs(pair[0]["t"] - pair[1]["t"]) <= 1 and pair[1]["l"] >= pair[0]["r"]
+
+
+def menu_problems(page, count: int) -> list[str]:
+    """The Pages menu's links and the Class menu's controls that reach past the screen's
+    bottom; each menu is opened by its button and closed with Escape."""
+    problems = []
+    page.locator(".st-key-page_menu button").first.click()
+    links = page.locator('[data-testid="stPopoverBody"] [data-testid="stPageLink"] a')
+    wait_for(page, lambda _p: links.count(), count.__eq__)
+    problems += _past_the_bottom(page, '[data-testid="stPopoverBody"] a', "Pages")
+    page.keyboard.press("Escape")
+    page.locator(".st-key-class_menu button").first.click()
+    controls = page.locator('[role="dialog"] :is(button, input, summary)')
+    wait_for(page, lambda _p: controls.count(), (0).__lt__)
+    problems += _past_the_bottom(page, '[role="dialog"] :is(button, input, summary)', "Class")
+    page.keyboard.press("Escape")
+    wait_for(page, lambda _p: page.locator('[role="dialog"]').count(), (0).__eq__)
+    return problems
+
+
+def _past_the_bottom(page, selector: str, menu: str) -> list[str]:
+    return [
+        f"the {menu} menu's {text!r} ends at {bottom:.0f} px"
+        for text, bottom in page.evaluate(
+            """(selector) => [...document.querySelectorAll(selector)]
+              .map(e => [e.innerText.trim().slice(0, 30), e.getBoundingClientRect().bottom])
+              .filter(([, bottom]) => bottom > window.innerHeight)""",
+            selector,
+        )
+    ]

@@ -224,5 +224,9 @@ def go_to(page, title: str) -> None:
 
 
 def toggle_presentation(page) -> None:
-    """Switch presentation mode on or off with its toggle in the sidebar."""
+    """Switch presentation mode on or off with its toggle in the sidebar, opening the sidebar
+    first by its arrow when presentation mode has folded it (issue 52)."""
+    expand = page.locator('[data-testid="stExpandSidebarButton"]')
+    if expand.is_visible():
+        expand.click()
     page.locator(f"{screen.SIDEBAR} label").filter(has_text="Presentation mode").click()

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from attention_core.formatting import format_vector
+from attention_core.formatting import format_number, format_vector
 from tests.e2e import expected, learner, screen
 from tests.e2e.screen import wait_for, wait_idle
 
@@ -85,6 +85,43 @@ def test_the_presentation_mode_picture_and_the_last_stage(server, page):
     page.keyboard.press("ArrowRight")  # nothing after the last stage
     wait_idle(page)  # a run the key started would show within its quiet window
     assert url_stage(page) == picture_stage(page) == 9
+    # Issue 52: the teacher's clicker steps back and forth, and the class reads the numbers:
+    # the focused token's row of X at 2 decimals and 16 px or more, the picture says it rounds.
+    page.keyboard.press("PageUp")
+    wait_for_stage(page, 8)
+    page.keyboard.press("PageDown")
+    wait_for_stage(page, 9)
+    settings = expected.settings_of(page.url)
+    row = expected.trace_of(settings).inputs[settings.query_index].tolist()
+    drawn = page.evaluate(PICTURE_NUMBERS_JS)
+    for value in row:
+        assert format_number(value, 2) in drawn, (value, sorted(drawn)[:12])
+    assert min(drawn.values()) >= 16, drawn
+    assert page.get_by_text("The picture rounds to 2 decimals").count() == 1
+    assert page.locator(".st-key-pointer").count() == 1  # the teacher's line, projected
+    # Compare, projected in the same tab: A and B side by side, their numbers on the screen.
+    page.goto(f"{server}/Compare?present=1&pin=seed%3D7%26mask%3Dcausal")
+    shown = {name: screen.heatmap(page, f"{name}: weights") for name in "AB"}
+    pinned = expected.settings_of("seed=7&mask=causal")
+    for name, run in (("A", pinned), ("B", expected.settings_of(page.url))):
+        weights = expected.trace_of(run).weights_after_dropout[0]
+        assert shown[name]["journey, Your"] == format_number(float(weights[1, 0]), 2), shown
+    boxes = [page.locator(CHART).nth(n).bounding_box() for n in (0, 1)]
+    assert boxes[0]["y"] == boxes[1]["y"] and boxes[1]["x"] > boxes[0]["x"] + boxes[0]["width"]
+
+
+# Every number the Flow picture prints and its size on the screen (px).
+PICTURE_NUMBERS_JS = """() => {
+  const svg = document.querySelector('[data-testid=stVegaLiteChart] svg');
+  const scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
+  const found = {};
+  for (const t of svg.querySelectorAll('text')) {
+    if (!/^-?[0-9.−]+$/.test(t.textContent.trim()) || getComputedStyle(t).opacity === '0') continue;
+    const size = parseFloat(getComputedStyle(t).fontSize) * scale;
+    found[t.textContent.trim()] = Math.min(found[t.textContent.trim()] ?? 99, size);
+  }
+  return found; }"""
+CHART = '[data-testid="stVegaLiteChart"] svg'
 
 
 def stage_sentence(page, stage: int) -> str:

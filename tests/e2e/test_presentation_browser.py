@@ -115,7 +115,9 @@ def test_projected_a_long_sentence_rounds_its_charts_to_stay_readable_and_says_s
     assert numbers[0] == format_number(float(simple.weights[0, 0, 0]), 4)
     assert len(numbers) == 13 * 13 and all(len(n.split(".")[1]) == 4 for n in numbers)
 
-    page.locator("[data-testid='stSidebar'] label").filter(has_text="Presentation mode").click()
+    # Projected, the sidebar is folded (issue 52): the teacher opens it by its arrow.
+    assert page.locator('[data-testid="stExpandSidebarButton"]').is_visible()
+    learner.toggle_presentation(page)
     shown = screen.wait_for(
         page, lambda p: screen.heatmap(p, title), lambda cells: cells == expected(4)
     )
@@ -123,3 +125,9 @@ def test_projected_a_long_sentence_rounds_its_charts_to_stay_readable_and_says_s
     assert shown == expected(4)
     assert page.get_by_text("This chart rounds to").count() == 0
     assert "present" not in page.url
+    # Switched on again from the open sidebar, presentation mode folds it again (the browser
+    # had kept it open, as the teacher left it).
+    learner.toggle_presentation(page)
+    screen.wait_for(page, lambda p: "present" in p.url, bool)
+    folded = page.locator('[data-testid="stExpandSidebarButton"]')
+    assert screen.wait_for(page, lambda _p: folded.is_visible(), bool)

@@ -21,7 +21,7 @@ from attention_core.knobs.links import read_params
 from attention_core.knobs.settings import Settings
 from tests.ui.apptest import as_read
 from tests.ui.vega import chart_specs, records
-from ui.blocks import compare, weights_view
+from ui.blocks import compare, heatmaps, weights_view
 from ui.specs import flow_picture, lines
 from ui.specs.flow_layout import footprint
 
@@ -251,15 +251,28 @@ def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimal
         numbers, labels, trace.config, decimals=decimals, present=True, max_width=MAIN
     )
     assert fitted.decimals == printed and fitted.width <= MAIN
-    assert fitted.size.font >= flow_picture.PRESENT_MIN_FONT
+    assert fitted.size.font >= flow_picture.PRESENT_LEAST_FONT  # 16 px needs more width
     spec = flow_picture.picture(fitted, numbers, labels, 9)
     assert check_every_number(trace, 1, 0, spec, decimals=printed) > 20
     # The arrows' labels too ("× W_query", "softmax"): they were 2 px smaller, 10 px.
     sizes = {m["mark"].get("fontSize") for m in spec["layer"] if m["mark"]["type"] == "text"}
-    assert min(sizes) >= flow_picture.PRESENT_MIN_FONT, sizes
-    assert fitted.size.arrow_font >= flow_picture.PRESENT_MIN_FONT
+    assert min(sizes) >= flow_picture.PRESENT_LEAST_FONT, sizes
+    assert fitted.size.arrow_font >= flow_picture.PRESENT_LEAST_FONT
     smaller = max(on_screen.size.font - 2, flow_picture.MIN_ARROW_FONT)  # on a screen: 2 px smaller
     assert on_screen.size.arrow_font == smaller
+
+
+def test_projected_at_1024_px_the_picture_prints_16_px_numbers_with_fewer_decimals():
+    """Issue 52: with the sidebar folded the picture has the main column of a 1024 px
+    projector; d_out = 2 then prints 2 decimals at 16 px (6 decimals at 12 px in 820 px)."""
+    trace = trace_of(settings_of(d_out="2"))
+    numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
+    width = heatmaps.PRESENT_WIDTH
+    fitted = flow_picture.fit(
+        numbers, labels, trace.config, decimals=6, present=True, max_width=width
+    )
+    assert fitted.width <= width and fitted.decimals == 2
+    assert fitted.size.font >= 16 and fitted.size.arrow_font >= 16
 
 
 # --- the lines ------------------------------------------------------------------------------

@@ -38,9 +38,12 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
         trace.config,
         decimals=page.decimals,
         present=page.present,
-        max_width=MAIN_WIDTH,
+        max_width=heatmaps.PRESENT_WIDTH if page.present else MAIN_WIDTH,
     )
     spec = flow_picture.picture(fitted, numbers, page.labels, stage)
+    # Projected, the stage's sentence leads: the class reads it with the picture, on the
+    # first screen; otherwise it follows the picture.
+    above = st.container()
     st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key="flow_picture", width="content")
     if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
         st.caption(
@@ -48,7 +51,7 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
                 _("The picture"), fitted.decimals, page.decimals, _("*Show as tables*")
             )
         )
-    with st.container(key="flow_stage_text"):
+    with above if page.present else st.container(), st.container(key="flow_stage_text"):
         st.markdown(stage_sentence(page, trace, numbers, stage))
     with kept_widgets.section(_("Show as tables"), "flow_tables") as tables_open:
         if tables_open.open:

@@ -22,10 +22,14 @@ from ui.blocks import sentences
 from ui.session import kept_widgets
 from ui.session.run_order import Page
 from ui.specs import heatmap_chart, tables
+from ui.specs.sizing import FONT, PRESENT_CELL_FONT
 
 SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
 
 CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pixels)
+# Projected the sidebar is folded: the main column at the narrowest projector, 1024 × 768
+# (1120 px at 1280 × 720, 1760 at 1920 × 1080).
+PRESENT_WIDTH = 864
 
 
 def difference(value: float, digits: int = 1) -> str:
@@ -242,14 +246,41 @@ def vectors_heatmap(
 def halves(
     page: Page, heatmap: heatmap_chart.Heatmap
 ) -> tuple[DeltaGenerator, DeltaGenerator, int]:
-    """Two columns when ``heatmap`` fits half the width at full size, else two rows; and the
-    width a chart has in one of them (a chart in rows keeps the full width: in presentation
-    mode, its type at full size)."""
-    half = column_width(CONTENT_WIDTH, 2)
-    if heatmap_chart.fits(heatmap, decimals=page.decimals, present=page.present, max_width=half):
+    """Two columns when ``heatmap`` fits half the width at full size (projected: at the
+    projector's size, with fewer decimals if need be), else two rows; and the width a chart
+    has in one of them (a chart in rows keeps the full width: in presentation mode, its type
+    at full size)."""
+    half = column_width(main_width(page), 2)
+    if fits_beside(page, heatmap, half, shrink=0):
         left, right = st.columns(2)
         return left, right, half
     return st.container(), st.container(), CONTENT_WIDTH
+
+
+def main_width(page: Page) -> int:
+    """The width charts side by side share: the main column with the sidebar open, or
+    projected (the sidebar folded) at the narrowest projector."""
+    return PRESENT_WIDTH if page.present else CONTENT_WIDTH
+
+
+def fits_beside(page: Page, heatmap: heatmap_chart.Heatmap, width: int, shrink: int) -> bool:
+    """Whether ``heatmap`` fits ``width`` with its type at most ``shrink`` pixels under full
+    size; projected, at ``PRESENT_CELL_FONT`` or more with the decimals it would then print
+    (``heatmap_chart.shown_decimals``), so that views side by side stay side by side."""
+    if not page.present:
+        return heatmap_chart.fits(
+            heatmap, decimals=page.decimals, present=False, max_width=width, shrink=shrink
+        )
+    decimals = heatmap_chart.shown_decimals(
+        heatmap, decimals=page.decimals, present=True, max_width=width
+    )
+    return heatmap_chart.fits(
+        heatmap,
+        decimals=decimals,
+        present=True,
+        max_width=width,
+        shrink=FONT[True] - PRESENT_CELL_FONT,
+    )
 
 
 def column_width(width: int, count: int) -> int:
@@ -260,22 +291,18 @@ def column_width(width: int, count: int) -> int:
 def show_side_by_side(
     page: Page,
     heatmaps: Sequence[tuple[heatmap_chart.Heatmap, str]],
-    width: int = CONTENT_WIDTH,
+    width: int | None = None,
     per_row: int | None = None,
 ) -> list:
     """Heatmaps in rows of ``per_row`` (all in one row by default), fewer per row when they
-    would not fit at full size; returns one container per heatmap, for what goes under it."""
+    would not fit at full size (projected: at the projector's size, with fewer decimals if
+    need be); returns one container per heatmap, for what goes under it. ``width``: the
+    main column's by default (:func:`main_width`)."""
     heatmaps = heatmap_chart.share_fitted_range(heatmaps)
     per_row = per_row or len(heatmaps)
+    width = main_width(page) if width is None else width
     while per_row > 1 and not all(
-        heatmap_chart.fits(
-            h,
-            decimals=page.decimals,
-            present=page.present,
-            max_width=column_width(width, per_row),
-            shrink=2,
-        )
-        for h, _key in heatmaps
+        fits_beside(page, h, column_width(width, per_row), shrink=2) for h, _key in heatmaps
     ):
         per_row -= 1
     holders = []

@@ -18,6 +18,7 @@ from ui.blocks import (
     class_panel,
     class_question,
     join_slide,
+    pointers,
     sentences,
 )
 from ui.session import class_mode, controls, state
@@ -74,7 +75,10 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
         uses += " " + _("Ignores {ignores}.").format(ignores=_(page.info.ignores))
     if title[:1].isdigit():  # a lesson: its text cites the book and Nugues' chapter 15
         uses += " " + _(SOURCES_NOTE)
-    st.caption(uses)
+    if page.present:  # projected: what to point at, instead of the prose
+        pointers.show_pointer(page)
+    else:
+        st.caption(uses)
     slot = st.container()
     if intro and not page.present:
         st.markdown(intro)

@@ -210,24 +210,13 @@ def _shown(param: Param, settings: Settings) -> bool:
     return bool(param.widget) and param.scope != "lesson" and param.matters(settings.values)
 
 
-def front_in_main(settings: Settings) -> bool:
-    """Whether a ``front`` page draws its front knobs in the main area (:func:`front_knobs`):
-    in normal mode, on any screen. Projected, the weights' larger type needs the first
-    screen's height: the knobs lead the sidebar instead, still beside the weights."""
-    return not settings["present"]
-
-
 def sidebar(settings: Settings, front: bool = False, skip: Sequence[str] = ()) -> None:
     """Every shared control, grouped as the table groups them. On a ``front`` page the knobs
-    of ``nav.FRONT_KNOBS`` are drawn apart: by the page in normal mode, first in the sidebar
-    when projected. The knobs in ``skip`` are drawn by the page itself."""
+    of ``nav.FRONT_KNOBS`` are drawn by the page, above its results (projected too, where the
+    sidebar is folded). The knobs in ``skip`` are drawn by the page itself."""
     skip = {*skip, *(_front_names() if front else ())}
     with st.sidebar:
         widget("present", settings)
-        if front and not front_in_main(settings):
-            st.header(_("Knobs"))
-            for name in _front_names():
-                _WIDGETS[name]()
         for group, title in GROUPS:
             names = [name for name in SIDEBAR[group] if name not in skip]
             if not names:
@@ -266,9 +255,15 @@ def language_menu(settings: Settings) -> None:
         widget(state.LANGUAGE, settings, format_func=translation.LANGUAGES.__getitem__)
 
 
-def front_knobs() -> None:
+def front_knobs(stacked: bool = False) -> None:
     """The knobs of ``nav.FRONT_KNOBS`` in a row above the page's results (two rows of two
-    on a narrow screen), each with the controls shown only for one of its values."""
+    on a narrow screen; ``stacked``: one under another, in a column beside the results),
+    each with the controls shown only for one of its values."""
+    if stacked:
+        with st.container(key="front_knobs_stacked"):
+            for name in _front_names():
+                _WIDGETS[name]()
+        return
     with st.container(key="front_knobs"):
         # The scaling's three choices need a little more room than a slider or a select box.
         widths = [1.3 if names[0] == "scaling" else 1 for names in FRONT]

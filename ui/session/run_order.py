@@ -52,7 +52,8 @@ BASE_CSS = """
 
 /* The grid's typing script (kept_widgets.keep_typed_keys) and the page's language take no room. */
 .stApp [data-testid="stElementContainer"]:has(script[data-grid-typing]),
-.stApp [data-testid="stElementContainer"]:has(script[data-page-language]) { display: none; }
+.stApp [data-testid="stElementContainer"]:has(script[data-page-language]),
+.stApp [data-testid="stElementContainer"]:has(script[data-fold-sidebar]) { display: none; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 /* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
@@ -161,6 +162,25 @@ BASE_CSS = """
 
 """
 PRESENT_CSS = """
+/* Projected the sidebar is folded (st.set_page_config in setup): its arrow sits left of the
+   page's margin, so the bar that holds it need not cover the title's line. */
+.stApp [data-testid="stHeader"], .stApp [data-testid="stHeader"] *
+  { background: transparent; pointer-events: none; }
+.stApp [data-testid="stHeader"] :is(button, a), .stApp [data-testid="stHeader"] :is(button, a) *
+  { pointer-events: auto; }
+.stApp .block-container { padding-top: 1.25rem; }
+/* A 1080p projector draws the page a quarter larger (as 1536×864 would be): the wall shows
+   type nearer a 720p projector's size, with a taller first screen than 720 px. A popover
+   (the Pages menu) is placed by its own offsets, which a zoom would multiply. */
+@media (min-width: 1800px) and (min-height: 1000px) {
+  .stApp, [role="dialog"]:not([data-testid="stPopoverBody"]) { zoom: 1.25; } }
+/* The teacher's line (ui/blocks/pointers.py): what to point at, set apart from the page. */
+.stApp .st-key-pointer p { font-weight: 600; color: #1f4e9c; }
+.stApp .st-key-pointer { border-left: 4px solid #1f4e9c; padding-left: 0.75rem; }
+/* Every page in the Pages menu and every choice of the Class menu on a 720 px screen. */
+[data-testid="stPopoverBody"] [data-testid="stPageLink"] a { padding-top: 0; padding-bottom: 0; }
+[data-testid="stPopoverBody"] [data-testid="stVerticalBlock"]:has(> * [data-testid="stPageLink"])
+  { gap: 0.1rem; }
 .stApp [data-testid="stColumn"]:has(.st-key-page_menu) { min-width: 7.5rem; }
 .stApp [data-testid="stColumn"]:has(.st-key-class_menu) { min-width: 6.75rem; }
 .stApp .stMarkdown p, .stApp .stMarkdown li, .stApp label p { font-size: 1.3rem; }
@@ -290,8 +310,11 @@ def setup(file: str) -> Page:
     with st.sidebar:
         _rerun_on_reconnect()
     settings = state.current_settings()  # a first run may have taken the browser's values
+    # Projected, the sidebar folds away (its arrow opens it): the page has the screen's width.
+    st.set_page_config(initial_sidebar_state="collapsed" if settings["present"] else "auto")
     st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
     _mark_language(language)
+    _fold_sidebar(bool(settings["present"]))
     kept_widgets.keep_typed_keys()
     return _page(info, current, settings)
 
@@ -304,6 +327,27 @@ def _mark_language(code: str) -> None:
     tag = code.replace("_", "-")
     st.html(
         f"<script data-page-language>document.documentElement.lang = '{tag}';</script>",
+        unsafe_allow_javascript=True,
+    )
+
+
+# Presentation mode switched on folds an open sidebar once (the teacher may open it again).
+# set_page_config's state does it on a new page load, but the browser keeps a sidebar the
+# learner once opened or closed by hand open, whatever the page config says.
+FOLD_SIDEBAR_JS = """(() => {
+  const mark = 'attention-presentation-folded';
+  if (!%s) { sessionStorage.removeItem(mark); return; }
+  if (sessionStorage.getItem(mark)) return;
+  sessionStorage.setItem(mark, '1');
+  const fold = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (fold && fold.getAttribute('aria-expanded') === 'true') fold.click();
+})();"""
+
+
+def _fold_sidebar(present: bool) -> None:
+    """Fold the sidebar the first time a run is projected (no user text in the script)."""
+    st.html(
+        f"<script data-fold-sidebar>{FOLD_SIDEBAR_JS % ('true' if present else 'false')}</script>",
         unsafe_allow_javascript=True,
     )
 

@@ -29,7 +29,10 @@ MAX_COLUMNS = 4  # then 3 and 2, before the type gets smaller than READABLE_FONT
 READABLE_FONT = 11
 MAX_ROWS = 6
 MIN_ARROW_FONT = 8  # the arrows' labels (projected: PRESENT_MIN_FONT, as the numbers)
-PRESENT_MIN_FONT = 12  # projected: fewer decimals in the picture before smaller type
+PRESENT_MIN_FONT = 16  # projected: fewer decimals in the picture before smaller type
+# ... and where even the fewest decimals do not fit at 16 px (d_out of 4 or more at 1024 px),
+# the picture's type may go down to this, still with the fewest decimals that fit.
+PRESENT_LEAST_FONT = 12
 BIAS_FILL = "#eef1f6"
 SCALING = {"none": (N_("no scaling"), "÷ 1"), "d": ("÷ d_k", "÷ {}"), "sqrt_d": ("÷ √d_k", "÷ {}")}
 NORM = {
@@ -225,19 +228,11 @@ def fit(
     )
     if not present or fitted.size.font >= PRESENT_MIN_FONT:
         return fitted
-    for fewer in range(decimals - 1, PRESENT_MIN_DECIMALS - 1, -1):
-        narrowest = _place(numbers, labels, config, fewer, 2, PRESENT_MIN_FONT, arrow_floor)
-        if narrowest.width <= max_width:
-            return _fit(
-                numbers,
-                labels,
-                config,
-                fewer,
-                FONT[present],
-                max_width,
-                PRESENT_MIN_FONT,
-                arrow_floor,
-            )
+    for floor in (PRESENT_MIN_FONT, PRESENT_LEAST_FONT):
+        for fewer in range(decimals, PRESENT_MIN_DECIMALS - 1, -1):
+            narrowest = _place(numbers, labels, config, fewer, 2, floor, floor)
+            if narrowest.width <= max_width:
+                return _fit(numbers, labels, config, fewer, FONT[present], max_width, floor, floor)
     return fitted
 
 

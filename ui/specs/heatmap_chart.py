@@ -333,7 +333,10 @@ def make_heatmap(
                 "domain": False,
                 "ticks": False,
             },
-            "legend": {"labelFontSize": size.font - 1, "titleFontSize": size.font - 1},
+            "legend": {
+                "labelFontSize": sizing.smaller(size.font, 1, present),
+                "titleFontSize": sizing.smaller(size.font, 1, present),
+            },
             "view": {"strokeWidth": 0},
         },
     }

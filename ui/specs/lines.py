@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from attention_core.formatting import format_number
 from translation import _
 from ui import safe
+from ui.specs import sizing
 from ui.specs.sizing import FONT, LABEL_CHARS, text_width
 
 # Dark2 (ColorBrewer), colour-blind friendly for the first three; one colour per head.
@@ -149,7 +150,7 @@ def _selection(side: str, isolate: int) -> dict:
     return param
 
 
-def _numbers(records: list[dict], geometry: dict[str, float], font: int) -> dict:
+def _numbers(records: list[dict], geometry: dict[str, float], font: int, present: bool) -> dict:
     """Each weight printed at its key's end, shown only while its query is picked."""
     values = [
         {
@@ -164,7 +165,7 @@ def _numbers(records: list[dict], geometry: dict[str, float], font: int) -> dict
         "data": {"values": values},
         "mark": {
             "type": "text",
-            "fontSize": font - 2,
+            "fontSize": sizing.smaller(font, 2, present),
             "align": "right",
             "baseline": "middle",
             "color": "#111111",
@@ -299,7 +300,7 @@ def make_lines(
         },
         "encoding": {**_px("x"), "y": {"value": 0}, "text": {"field": "text"}},
     }
-    numbers = [_numbers(records, geometry, font)] if heads == 1 else []
+    numbers = [_numbers(records, geometry, font, present)] if heads == 1 else []
     return {
         "description": safe.plain(lines.description, 300),
         "title": {"text": safe.plain(lines.title, 80), "fontSize": font + 3, "anchor": "start"},
@@ -313,5 +314,8 @@ def make_lines(
             *_token_layers(_tokens(lines, geometry), font, isolate),
             headers,
         ],
-        "config": {"view": {"stroke": None}, "legend": {"labelFontSize": font - 1}},
+        "config": {
+            "view": {"stroke": None},
+            "legend": {"labelFontSize": sizing.smaller(font, 1, present)},
+        },
     }

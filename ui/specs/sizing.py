@@ -16,7 +16,15 @@ MIN_FONT = 9
 # Projected, a chart prints fewer decimals, down to PRESENT_MIN_DECIMALS (a learner may still
 # choose 1 herself), before its numbers get smaller than PRESENT_CELL_FONT (a heatmap's cells).
 PRESENT_MIN_DECIMALS = 2
-PRESENT_CELL_FONT = 15
+PRESENT_CELL_FONT = 16
+
+
+def smaller(font: int, less: int, present: bool) -> int:
+    """``less`` pixels under ``font`` (a legend, a chart's secondary numbers); projected never
+    under ``PRESENT_CELL_FONT``, the least the back row of a lecture hall reads."""
+    return max(font - less, PRESENT_CELL_FONT) if present else font - less
+
+
 # Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
 # pixels past them (a title's accents above, a label's descenders below).
 PADDING = {"top": 8, "left": 6, "right": 6, "bottom": 6}
