@@ -61,8 +61,9 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     )
     with heading:
         st.title(title)
-        book_section.show_book_section(page)
-        check_yourself.show_progress(page)
+        if not page.present:  # projected, the section leads the teacher's line instead
+            book_section.show_book_section(page)
+            check_yourself.show_progress(page)
     with menu:
         controls.page_menu()
     with language:
@@ -75,8 +76,8 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
         uses += " " + _("Ignores {ignores}.").format(ignores=_(page.info.ignores))
     if title[:1].isdigit():  # a lesson: its text cites the book and Nugues' chapter 15
         uses += " " + _(SOURCES_NOTE)
-    if page.present:  # projected: what to point at, instead of the prose
-        pointers.show_pointer(page)
+    if page.present:  # projected: the book's section and what to point at, not the prose
+        pointers.show_pointer(page, book_section.book_section(page.info.key))
     else:
         st.caption(uses)
     slot = st.container()
