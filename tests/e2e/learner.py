@@ -75,19 +75,19 @@ def focus_cell(page, row: int, column: int, nth: int = 0, left: int = 60) -> Non
     """
     table = page.locator(GRID).nth(nth)
     chosen = ""
-    for _ in range(4):  # right after a rerun the grid may miss a click: click again
+    for _ in range(5):  # right after a rerun the grid may miss a click: click again
         table.scroll_into_view_if_needed()
         box = table.bounding_box()
         page.mouse.click(box["x"] + left, box["y"] + HEADER_HEIGHT + 17)
-        # The grid takes the focus and chooses the cell a frame or two later; arrows
-        # pressed before that are lost.
+        # The grid takes the focus and chooses the cell a frame or two later (on a busy
+        # machine, seconds); arrows pressed before that are lost.
         # The click is on the top row: a cell chosen elsewhere is the grid's earlier choice
         # (a grid that had lost the focus may take a click only as focus).
-        chosen = screen.wait_for(page, chosen_cell, _on_top_row, 1)
+        chosen = screen.wait_for(page, chosen_cell, _on_top_row, 3)
         if _on_top_row(chosen):
             break
     else:
-        raise AssertionError(f"four clicks on grid {nth} chose no cell: {chosen!r}")
+        raise AssertionError(f"five clicks on grid {nth} chose no cell: {chosen!r}")
     for _ in range(row):
         page.keyboard.press("ArrowDown")
     for _ in range(column):
@@ -127,20 +127,25 @@ def add_row(page) -> None:
 
 
 def delete_row(page, row: int) -> None:
-    """Tick the row's marker (left of the label), then press Delete."""
+    """Tick the row's marker (left of the label), then press Delete; again until the grid
+    shows one row fewer (a busy machine's grid may miss the click or the key)."""
     table = grid(page)
+    rows = table.locator("tr[aria-rowindex]")
+    before = rows.count()
     # The marker is ticked a frame or two later (the header is aria row 1, so data row
     # ``row`` is row ``row + 2``); Delete pressed before that deletes nothing.
     ticked = page.locator(f'{GRID} tr[aria-selected="true"][aria-rowindex="{row + 2}"]')
     for _ in range(4):  # right after a rerun the grid may miss a click: click again
-        table.scroll_into_view_if_needed()
-        box = table.bounding_box()
-        page.mouse.click(box["x"] + 15, box["y"] + HEADER_HEIGHT * (row + 1) + 17)
-        if screen.wait_for(page, lambda p: ticked.count(), bool, timeout=3):
-            break
-    else:
-        raise AssertionError(f"three clicks on row {row}'s marker did not tick it")
-    page.keyboard.press("Delete")
+        if not ticked.count():
+            table.scroll_into_view_if_needed()
+            box = table.bounding_box()
+            page.mouse.click(box["x"] + 15, box["y"] + HEADER_HEIGHT * (row + 1) + 17)
+            if not screen.wait_for(page, lambda p: ticked.count(), bool, timeout=3):
+                continue
+        page.keyboard.press("Delete")
+        if screen.wait_for(page, lambda p: rows.count(), lambda n: n < before, timeout=3) < before:
+            return
+    raise AssertionError(f"four tries did not delete row {row} (ticked: {ticked.count()})")
 
 
 def press_slider(page, key: str, keys: str = "ArrowRight") -> None:

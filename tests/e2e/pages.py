@@ -8,6 +8,18 @@ from ui.session.nav import PAGES
 
 PATHS = {page.key: page.url_path for page in PAGES}  # page file stem -> deep link path
 LESSONS = [path for path in PATHS.values() if path]
+# One page per way of drawing a link's text in the browser, for the browser's per-page link
+# tests: pages 2, 3, 4, 6 and 8 draw theirs with the Playground's heatmaps, formulas and
+# notices, so their links are checked in AppTest on every page (tests/ui/test_escaping.py,
+# tests/ui/test_link_fuzz.py) and in the browser through those pages.
+SAME_AS_PLAYGROUND = {
+    "2_Simplified_attention",
+    "3_Trainable_weights",
+    "4_Scaling",
+    "6_Dropout",
+    "8_Common_mistakes",
+}
+DRAWN_APART = {key: path for key, path in PATHS.items() if key not in SAME_AS_PLAYGROUND}
 BROKEN_NUMBERS = re.compile(r"\bnan\b|\binf\b|traceback", re.IGNORECASE)
 
 

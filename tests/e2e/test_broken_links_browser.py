@@ -14,7 +14,7 @@ import pytest
 from attention_core.embeddings import display_labels
 from attention_core.lessons import common_mistakes
 from tests.e2e import expected, learner, screen
-from tests.e2e.pages import BROKEN_NUMBERS, PATHS, url
+from tests.e2e.pages import BROKEN_NUMBERS, DRAWN_APART, url
 
 pytestmark = pytest.mark.e2e
 
@@ -29,8 +29,8 @@ def assert_working(page) -> str:
     return text
 
 
-@pytest.mark.parametrize("path", PATHS.values(), ids=PATHS.keys())
-def test_a_link_with_every_old_hazard_opens_a_working_page(server, page, path):
+@pytest.mark.parametrize("path", DRAWN_APART.values(), ids=DRAWN_APART.keys())
+def test_a_link_with_every_old_hazard_opens_a_working_page_of_each_kind(server, page, path):
     screen.open_page(page, url(server, path, HAZARDS))
     assert_working(page)
     assert learner.number_value(page, "seed") == "77"

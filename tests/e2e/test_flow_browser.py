@@ -253,7 +253,7 @@ def test_projected_the_picture_rounds_its_numbers_rather_than_shrink_them(server
     table = screen.wait_for(page, screen.tables, lambda t: bool(t))
     assert re.search(r"\d\.\d{6}\b", table[0]), table[0][:200]
 
-    page.locator(".st-key-present label").first.click()  # back to the screen's type
+    learner.toggle_presentation(page)  # back to the screen's type (the sidebar was folded)
     screen.wait_for(
         page,
         lambda p: p.evaluate(PICTURE_NUMBERS),

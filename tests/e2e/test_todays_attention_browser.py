@@ -230,5 +230,7 @@ def test_a_learner_edits_the_source_and_the_target_of_cross_attention(server, pa
     wait_idle(other)
     assert screen.heatmap(other, CROSS_WEIGHTS) == shown
     for nth in (0, 1):  # the grids hold the same labels and numbers (typed "-1.5": -1.50)
-        assert grid_values(other, nth) == grid_values(page, nth)
+        typed = grid_values(page, nth)
+        # A grid mirrors its canvas as a table a moment after the charts are drawn.
+        assert wait_for(other, lambda p, nth=nth: grid_values(p, nth), typed.__eq__) == typed
     other.close()

@@ -130,8 +130,14 @@ def legal_links(draw: st.DrawFn, page: str) -> dict[str, str]:
         row = st.lists(st.booleans(), min_size=count, max_size=count)
         rows = draw(st.lists(row, min_size=count, max_size=count))
         link["my_mask"] = matrix_text([[1.0 if v else 0.0 for v in r] for r in rows])
-    if "n_kv_heads" in link:  # page 13's calculator: K/V heads that divide its heads
-        n_heads = int(link.get("n_heads", PARAMS["n_heads"].default))
+    # Page 13's steppers count tiles and tokens: the first tile pair always exists (the grid of
+    # tests/ui/test_settings_sweep.py steps further), DeltaNet has one step per token.
+    if "tile_step" in link:
+        link["tile_step"] = "1"
+    if "delta_step" in link:
+        link["delta_step"] = str(min(int(link["delta_step"]), count))
+    if "n_kv_heads" in link or "n_heads" in link:  # page 13's calculator: K/V heads that
+        n_heads = int(link.get("n_heads", PARAMS["n_heads"].default))  # divide its heads
         shares = [k for k in range(1, n_heads + 1) if n_heads % k == 0]
         link["n_kv_heads"] = str(draw(st.sampled_from(shares)))
     if page == "0_Compare" and draw(st.booleans()):

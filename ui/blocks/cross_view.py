@@ -26,6 +26,15 @@ LEFT_OUT = {
 def show_inputs(page: Page) -> target_grid.TargetGrid:
     """The source (the Playground's matrix) beside the target; returns the target read."""
     grid = target_grid.read_target(page.settings, page.settings["lang"])
+    # Projected, the two grids are folded (as the Playground's matrix is): the first screen
+    # is for the decoder layer's result.
+    box = st.expander(_("The source and the target (edit me)")) if page.present else st.container()
+    with box:
+        _show_grids(page, grid)
+    return grid
+
+
+def _show_grids(page: Page, grid: target_grid.TargetGrid) -> None:
     source, target = st.columns(2, gap="medium")
     with source:
         st.header(_("Source: the encoder's tokens"))
@@ -48,7 +57,6 @@ def show_inputs(page: Page) -> target_grid.TargetGrid:
             key="reset_target",
             on_click=target_grid.reset,
         )
-    return grid
 
 
 def run_layer(page: Page, grid: target_grid.TargetGrid) -> DecoderLayer | None:
