@@ -31,7 +31,8 @@ page_frame.show_header(
     ),
 )
 source = model_source()
-st.caption(_("Model: {source}.").format(source=safe.md(source, 80)))
+if not page.present:  # projected, the first screen is for the cosines
+    st.caption(_("Model: {source}.").format(source=safe.md(source, 80)))
 try:
     loaded = cached.encoder()
 except ModelLoadError as error:

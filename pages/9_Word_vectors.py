@@ -75,9 +75,14 @@ if glove is not None:
             icon=":material/info:",
         )
     size = len(words)
-    st.header(_("The vector of {word}").format(word=safe.md(words[focus], 30)))
+    heading = _("The vector of {word}").format(word=safe.md(words[focus], 30))
     vector = glove.embeddings.values[focus].tolist()
-    st.markdown(vector_table(vector))
+    if page.present:  # projected, the weights the teacher's line points at come first
+        with st.expander(heading):
+            st.markdown(vector_table(vector))
+    else:
+        st.header(heading)
+        st.markdown(vector_table(vector))
     cosine = heatmaps.matrix_values(glove.cosine.weights[0])
     heatmaps.show_heatmap(
         page,

@@ -86,17 +86,20 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     assert sizing.MIN_FONT <= font <= sizing.FONT[present]
     columns = len(heatmap.columns)
     cell = spec["width"] / columns
-    assert cell == int(cell) and spec["height"] == math.ceil(1.95 * font) * len(heatmap.rows)
+    rows = len(heatmap.rows)
+    assert cell == int(cell) and spec["height"] == sizing.row_height(font, title_place(spec)) * rows
     texts = [r["text"] for r in records(spec)]
     if printed(spec):
         assert all(cell >= sizing.text_width(text, font) for text in texts)
     elif max(len(heatmap.rows), columns) <= sizing.TEXT_LIMIT:  # colour only: no room
-        assert _width_at(sizing.MIN_FONT, heatmap, texts) > max_width
+        assert _width_at(sizing.MIN_FONT, heatmap, texts, present) > max_width
     label_width = spec["encoding"]["y"]["axis"]["labelLimit"]
-    corner = spec["encoding"]["x"]["axis"].get("titleAlign") == "right"  # over tall tilted labels
-    titles = sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label_width, font, corner)
+    place = title_place(spec)
+    titles = sizing.axis_title_room(
+        heatmap_chart.axis_titles(heatmap), label_width, font, place, spec["width"]
+    )
     total = spec["width"] + label_width + 12 + titles
-    smallest = _width_at(sizing.MIN_FONT, heatmap, texts if printed(spec) else [""])
+    smallest = _width_at(sizing.MIN_FONT, heatmap, texts if printed(spec) else [""], present)
     if smallest <= max_width:
         assert total <= max_width
     if font > sizing.MIN_FONT:
@@ -138,17 +141,30 @@ def printed(spec: dict) -> bool:
     return any(layer["mark"]["type"] == "text" for layer in layers(spec))
 
 
-def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str]) -> int:
-    """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers."""
+def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str], present: bool) -> int:
+    """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers,
+    and (projected only) axis titles on the line above the column labels."""
     labels = [heatmap_chart.safe.plain(r, sizing.LABEL_CHARS) for r in heatmap.rows]
     numbers = max(sizing.text_width(t, font) for t in texts) + 0.7 * font
     cell = max(math.ceil(numbers), math.ceil(2.2 * font))
     label = math.ceil(max(sizing.text_width(r, font) for r in labels) + 8)
-    corner = sizing.tall_band(
-        [heatmap_chart.safe.plain(c, sizing.LABEL_CHARS) for c in heatmap.columns], font
+    plot = cell * len(heatmap.columns)
+    columns = [heatmap_chart.safe.plain(c, sizing.LABEL_CHARS) for c in heatmap.columns]
+    places = [sizing.title_place(columns, font, tilt=True)] + (["above"] if present else [])
+    titles = min(
+        sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label, font, place, plot)
+        for place in places
     )
-    titles = sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label, font, corner)
-    return label + cell * len(heatmap.columns) + 12 + titles
+    return label + plot + 12 + titles
+
+
+def title_place(spec: dict) -> str:
+    """Where the chart put its axis titles (``sizing.PLACES``): the rows' title from the row
+    labels' left edge on the line above the labels, or ending by the plot with the columns'
+    title in the corner (right-aligned there too) or right of the plot."""
+    if spec["encoding"]["y"]["axis"].get("titleAlign") == "left":
+        return "above"
+    return "corner" if spec["encoding"]["x"]["axis"].get("titleAlign") == "right" else "side"
 
 
 @pytest.mark.skipif(not DEJAVU.exists(), reason="DejaVu Sans is not installed")

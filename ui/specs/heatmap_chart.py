@@ -300,9 +300,10 @@ def make_heatmap(
                 "axis": {
                     **AXIS_TITLE,
                     **column_title_place(
-                        tilt and sizing.tall_band(columns, size.font), plot_width, size.font
+                        titles, size, plot_width, sizing.label_band(columns, size.font, tilt)
                     ),
                     "orient": "top",
+                    "labelPadding": sizing.LABEL_PADDING,
                     "labelAngle": -45 if tilt else 0,
                     "labelAlign": "left" if tilt else "center",
                     "labelOverlap": False,
@@ -317,8 +318,7 @@ def make_heatmap(
                 "title": titles[0] if titles else None,
                 "axis": {
                     **AXIS_TITLE,
-                    "titleAlign": "right",
-                    "titleX": -sizing.AXIS_TITLE_GAP // 2,
+                    **row_title_place(size, sizing.label_band(columns, size.font, tilt)),
                     "labelOverlap": False,
                     "labelLimit": size.label_width,
                 },
@@ -342,10 +342,27 @@ def make_heatmap(
     }
 
 
-def column_title_place(corner: bool, plot_width: int, font: int) -> dict:
-    """Where the columns' axis title goes: right of the plot, level with its top; or in the
-    corner, one line above the rows' title (``sizing.axis_title_room``)."""
-    if corner:
+def row_title_place(size: sizing.Geometry, band: int) -> dict:
+    """Where the rows' axis title goes (``sizing.PLACES``): in the corner above the row
+    labels, ending by the plot; or, "above", from the labels' left edge over the column
+    labels (``band`` pixels tall)."""
+    if size.titles == "above":
+        return {"titleAlign": "left", "titleX": -size.label_width, "titleY": -band - 6}
+    return {"titleAlign": "right", "titleX": -sizing.AXIS_TITLE_GAP // 2}
+
+
+def column_title_place(
+    titles: tuple[str, str] | None, size: sizing.Geometry, plot_width: int, band: int
+) -> dict:
+    """Where the columns' axis title goes: right of the plot, level with its top; in the
+    corner, one line above the rows' title; or, "above", after the rows' title on its line
+    (``sizing.axis_title_room``)."""
+    font = size.font
+    if size.titles == "above":
+        after = math.ceil(sizing.text_width(titles[0], font)) if titles else 0
+        x = -size.label_width + after + 2 * sizing.AXIS_TITLE_GAP
+        return {"titleAlign": "left", "titleX": x, "titleY": -band - 6}
+    if size.titles == "corner":
         return {
             "titleAlign": "right",
             "titleX": -sizing.AXIS_TITLE_GAP // 2,
