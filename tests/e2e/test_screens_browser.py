@@ -78,7 +78,7 @@ def test_phone_a_tap_on_each_knob_changes_the_weights_in_view(server, device):
 
     steps = (
         ("scaling ÷ d_k", lambda: page.locator(".st-key-scaling").get_by_text("÷ d_k").tap()),
-        ("mask causal", lambda: tap_option(page, "mask", "causal: no looking ahead")),
+        ("mask causal", lambda: tap_option(page, "mask", "causal: no peeking")),
         ("dropout", lambda: slider_at("dropout", 0.5)),
         ("d_out", lambda: slider_at("d_out", 0.98)),
     )
@@ -154,7 +154,7 @@ def test_laptop_each_knob_moves_without_scrolling(server, page, present):
     steps = (
         ("d_out", lambda: learner.press_slider(page, "d_out")),
         ("scaling", lambda: learner.click_radio(page, "scaling", "none")),
-        ("mask", lambda: learner.choose(page, "mask", "causal: no looking ahead")),
+        ("mask", lambda: learner.choose(page, "mask", "causal: no peeking")),
         ("dropout", lambda: learner.press_slider(page, "dropout")),
     )
     for step, move in steps:

@@ -17,12 +17,14 @@ MIN_FONT = 9
 # choose 1 herself), before its numbers get smaller than PRESENT_CELL_FONT (a heatmap's cells).
 PRESENT_MIN_DECIMALS = 2
 PRESENT_CELL_FONT = 16
+LEGEND_FONT = 12  # the least a legend is, however small a wide chart's cells get
 
 
 def smaller(font: int, less: int, present: bool) -> int:
-    """``less`` pixels under ``font`` (a legend, a chart's secondary numbers); projected never
-    under ``PRESENT_CELL_FONT``, the least the back row of a lecture hall reads."""
-    return max(font - less, PRESENT_CELL_FONT) if present else font - less
+    """``less`` pixels under ``font`` (a legend, a chart's secondary numbers), never under
+    ``LEGEND_FONT``; projected never under ``PRESENT_CELL_FONT``, the least the back row of a
+    lecture hall reads."""
+    return max(font - less, PRESENT_CELL_FONT if present else LEGEND_FONT)
 
 
 # Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
