@@ -82,8 +82,10 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     spec = heatmap_chart.make_heatmap(
         heatmap, decimals=decimals, present=present, max_width=max_width
     )
-    font = spec["config"]["axis"]["labelFontSize"]  # the font the chart chose
+    font = spec["title"]["fontSize"] - 3  # the cells' font the chart chose
     assert sizing.MIN_FONT <= font <= sizing.FONT[present]
+    axis = spec["config"]["axis"]["labelFontSize"]  # the axes never under 12 px (issue 53)
+    assert axis == max(font, sizing.LEGEND_FONT) == spec["config"]["axis"]["titleFontSize"]
     columns = len(heatmap.columns)
     cell = spec["width"] / columns
     rows = len(heatmap.rows)
@@ -96,7 +98,7 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     label_width = spec["encoding"]["y"]["axis"]["labelLimit"]
     place = title_place(spec)
     titles = sizing.axis_title_room(
-        heatmap_chart.axis_titles(heatmap), label_width, font, place, spec["width"]
+        heatmap_chart.axis_titles(heatmap), label_width, axis, place, spec["width"]
     )
     total = spec["width"] + label_width + 12 + titles
     smallest = _width_at(sizing.MIN_FONT, heatmap, texts if printed(spec) else [""], present)
@@ -144,15 +146,16 @@ def printed(spec: dict) -> bool:
 def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str], present: bool) -> int:
     """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers,
     and (projected only) axis titles on the line above the column labels."""
+    axis = max(font, sizing.LEGEND_FONT)
     labels = [heatmap_chart.safe.plain(r, sizing.LABEL_CHARS) for r in heatmap.rows]
     numbers = max(sizing.text_width(t, font) for t in texts) + 0.7 * font
     cell = max(math.ceil(numbers), math.ceil(2.2 * font))
-    label = math.ceil(max(sizing.text_width(r, font) for r in labels) + 8)
+    label = math.ceil(max(sizing.text_width(r, axis) for r in labels) + 8)
     plot = cell * len(heatmap.columns)
     columns = [heatmap_chart.safe.plain(c, sizing.LABEL_CHARS) for c in heatmap.columns]
-    places = [sizing.title_place(columns, font, tilt=True)] + (["above"] if present else [])
+    places = [sizing.title_place(columns, axis, tilt=True)] + (["above"] if present else [])
     titles = min(
-        sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label, font, place, plot)
+        sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label, axis, place, plot)
         for place in places
     )
     return label + plot + 12 + titles
@@ -180,7 +183,7 @@ def test_cells_are_wider_than_their_numbers_in_a_real_font(count, present):
         spec = heatmap_chart.make_heatmap(
             heatmap, decimals=decimals, present=present, max_width=880
         )
-        font = spec["config"]["axis"]["labelFontSize"]
+        font = spec["title"]["fontSize"] - 3  # the cells' font
         glyphs = ImageFont.truetype(str(DEJAVU), font)
         widest = max(glyphs.getlength(r["text"]) for r in records(spec))
         assert not printed(spec) or spec["width"] / count >= widest

@@ -300,7 +300,7 @@ def make_heatmap(
                 "axis": {
                     **AXIS_TITLE,
                     **column_title_place(
-                        titles, size, plot_width, sizing.label_band(columns, size.font, tilt)
+                        titles, size, plot_width, sizing.label_band(columns, size.axis_font, tilt)
                     ),
                     "orient": "top",
                     "labelPadding": sizing.LABEL_PADDING,
@@ -308,7 +308,7 @@ def make_heatmap(
                     "labelAlign": "left" if tilt else "center",
                     "labelOverlap": False,
                     # Not the row labels' width: that cut "head 1" to "h…" over one row.
-                    "labelLimit": sizing.label_limit(columns, size.font),
+                    "labelLimit": sizing.label_limit(columns, size.axis_font),
                 },
             },
             "y": {
@@ -318,7 +318,7 @@ def make_heatmap(
                 "title": titles[0] if titles else None,
                 "axis": {
                     **AXIS_TITLE,
-                    **row_title_place(size, sizing.label_band(columns, size.font, tilt)),
+                    **row_title_place(size, sizing.label_band(columns, size.axis_font, tilt)),
                     "labelOverlap": False,
                     "labelLimit": size.label_width,
                 },
@@ -327,8 +327,8 @@ def make_heatmap(
         "layer": _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
         "config": {
             "axis": {
-                "labelFontSize": size.font,
-                "titleFontSize": size.font,
+                "labelFontSize": size.axis_font,
+                "titleFontSize": size.axis_font,
                 "titleFontWeight": "normal",
                 "domain": False,
                 "ticks": False,
@@ -357,7 +357,7 @@ def column_title_place(
     """Where the columns' axis title goes: right of the plot, level with its top; in the
     corner, one line above the rows' title; or, "above", after the rows' title on its line
     (``sizing.axis_title_room``)."""
-    font = size.font
+    font = size.axis_font
     if size.titles == "above":
         after = math.ceil(sizing.text_width(titles[0], font)) if titles else 0
         x = -size.label_width + after + 2 * sizing.AXIS_TITLE_GAP

@@ -17,7 +17,7 @@ MIN_FONT = 9
 # choose 1 herself), before its numbers get smaller than PRESENT_CELL_FONT (a heatmap's cells).
 PRESENT_MIN_DECIMALS = 2
 PRESENT_CELL_FONT = 16
-LEGEND_FONT = 12  # the least a legend is, however small a wide chart's cells get
+LEGEND_FONT = 12  # the least a legend or an axis is, however small a wide chart's cells get
 
 
 def smaller(font: int, less: int, present: bool) -> int:
@@ -131,6 +131,11 @@ class Geometry:
     total_width: int
     titles: str = "side"
 
+    @property
+    def axis_font(self) -> int:
+        """The axes' labels and titles: the cells' font, never under ``LEGEND_FONT``."""
+        return max(self.font, LEGEND_FONT)
+
 
 def geometry(
     row_labels: Sequence[str],
@@ -153,16 +158,17 @@ def geometry(
     rows = [safe.plain(label, LABEL_CHARS) for label in row_labels]
     columns = [safe.plain(label, LABEL_CHARS) for label in column_labels]
     while True:
+        axis = max(font, LEGEND_FONT)  # the labels' and titles' font
         numbers = max(text_width(t, font) for t in texts) + 0.7 * font
-        header = max(text_width(c, font) for c in columns) + 0.6 * font
-        label_width = math.ceil(max(text_width(label, font) for label in rows) + 8)
+        header = max(text_width(c, axis) for c in columns) + 0.6 * axis
+        label_width = math.ceil(max(text_width(label, axis) for label in rows) + 8)
         for above in (False, True) if titles and present else (False,):
             for cell, tilt in ((max(numbers, header), False), (numbers, True)):
                 cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
                 plot = cell_width * len(columns)
-                place = "above" if above else title_place(columns, font, tilt)
+                place = "above" if above else title_place(columns, axis, tilt)
                 total = label_width + plot + 12
-                total += axis_title_room(titles, label_width, font, place, plot)
+                total += axis_title_room(titles, label_width, axis, place, plot)
                 height = row_height(font, place)
                 size = Geometry(font, cell_width, height, label_width, total, place)
                 if total <= max_width:
