@@ -6,7 +6,15 @@ import streamlit as st
 
 from attention_core.knobs.table import PARAMS
 from translation import _
-from ui.blocks import focus_panel, heatmaps, page_frame, panels, sentences, weights_view
+from ui.blocks import (
+    first_steps,
+    focus_panel,
+    heatmaps,
+    page_frame,
+    panels,
+    sentences,
+    weights_view,
+)
 from ui.blocks.matrix_editor import show_glove_import, show_matrix_editor
 from ui.session import controls, kept_widgets, run_order
 from ui.session.run_order import Page
@@ -48,7 +56,8 @@ if page.present:  # projected, the sidebar folded: the knobs stand beside the we
 elif beside:
     controls.front_knobs()
     top, right = st.columns([0.58, 0.42], gap="medium")
-    with right:
+    with right:  # beside the weights, never above them
+        first_steps.show_first_steps(page)
         st.header(_("Embedding matrix"))
         show_matrix_editor(page)
         show_glove_import(page)
@@ -56,7 +65,12 @@ else:
     controls.front_knobs()
     top = st.container()
 with top:
-    frame = weights_view.weights_frame(page, "hm_weights")
+    frame = weights_view.weights_frame(page, "hm_weights", scores=True)
+    if not beside:
+        first_steps.show_first_steps(page)  # under the weights: it never pushes them down
+# Beside the editor, the result in words goes under both columns: a phone, which stacks
+# the columns, then shows the matrix right under the weights, not a screen below them.
+with top if not beside else st.container():
     summary = st.container(key="result_summary")
     if not page.present:
         st.markdown(INTRO)
@@ -91,6 +105,10 @@ def show_views(page: Page) -> None:
     with status:
         page_frame.show_status(page, announce=False)
         sentences.announce(page, trace, head)
+    if frame.scores is not None:
+        with frame.scores:
+            scores = heatmaps.score_pair(page, trace, head, "hm_front_scores")
+            heatmaps.show_side_by_side(page, scores, width=max_width)
     with summary:
         st.markdown(sentences.summary(page, trace, head))
     with panel_slot:
@@ -113,9 +131,8 @@ def show_scores(page: Page, head: int) -> None:
             num_tokens=trace.num_tokens, shape=trace.output.shape[1]
         ),
     )
-    heatmaps.show_side_by_side(
-        page, [(heatmaps.scores_heatmap(page, trace, head), "hm_scores"), (context, "hm_context")]
-    )
+    scores = heatmaps.score_pair(page, trace, head, "hm_scores")
+    heatmaps.show_side_by_side(page, [*scores, (context, "hm_context")], per_row=2)
 
 
 # The open panel (the others are not built), by its choice in the parameter table; the

@@ -239,9 +239,15 @@ def render_text(trace: AttentionTrace, settings: Settings, query: int | None) ->
             mode="" if config.train else " (eval)",  # PyTorch's module.eval()
             heads=trace.num_heads,
         ),
-        # Flags and their values only: the same in every language.
-        f"qkv_bias {'on' if trace.b_query is not None else 'off'}, out_proj {config.out_proj}"
-        + (f", heads_layout {config.heads_layout}" if trace.num_heads > 1 else "")
+        # The flags' names and choices stay as typed; the words around them are translated.
+        _("qkv_bias {state}, out_proj {out_proj}").format(
+            state=_("on") if trace.b_query is not None else _("off"), out_proj=config.out_proj
+        )
+        + (
+            _(", heads_layout {layout}").format(layout=config.heads_layout)
+            if trace.num_heads > 1
+            else ""
+        )
         + _variants(config),
     ]
     for head in range(trace.num_heads):
@@ -290,12 +296,12 @@ def _variants(config: AttentionConfig) -> str:
     10000)"; nothing with their defaults, so the book's header stays the book's."""
     parts = []
     if config.kv_groups:
-        parts.append(f"kv_groups {config.kv_groups}")
+        parts.append(_("kv_groups {count}").format(count=config.kv_groups))
     if config.window:
-        parts.append(f"window {config.window}")
+        parts.append(_("window {size}").format(size=config.window))
     if config.rope:
         parts.append(_("rope (base {rope_base})").format(rope_base=config.rope_base))
-    return "".join(f", {part}" for part in parts)
+    return "".join(_(", {part}").format(part=part) for part in parts)
 
 
 def _table(rows: list[str], columns: list[str], matrix: torch.Tensor, decimals: int) -> list[str]:

@@ -13,7 +13,7 @@ from attention_core.knobs.table import SEED_MAX
 from attention_core.knobs.text import linked_rows
 from translation import _
 
-PRESETS = ("journey", "nugues", "montreal", "random")
+PRESETS = ("journey", "zh_journey", "nugues", "montreal", "random")
 
 # Seeds 000 and 004: "Your journey starts with one step", 3 dims per token.
 JOURNEY_TOKENS = ("Your", "journey", "starts", "with", "one", "step")
@@ -30,6 +30,13 @@ JOURNEY_VALUES = (
 # labels in the page's language: a paraphrase in English, the translation in Chinese.
 TARGET_VALUES = ((0.40, 0.20, 0.85), (0.52, 0.84, 0.70), (0.60, 0.80, 0.61))
 TARGET_LABELS = {"en": ("Your", "trip", "begins"), "zh_CN": ("你的", "旅程", "开始")}
+# The book's sentence in Chinese word order, "你的旅程从一步开始", each word with the
+# embedding of its English counterpart (Your, journey, with, one, step, starts).
+CHINESE_TOKENS = ("你的", "旅程", "从", "一", "步", "开始")
+CHINESE_VALUES = tuple(
+    JOURNEY_VALUES[JOURNEY_TOKENS.index(word)]
+    for word in ("Your", "journey", "with", "one", "step", "starts")
+)
 # Seed 001: the 3 x 4 test matrix used to check nn.MultiheadAttention.
 NUGUES_TOKENS = ("w1", "w2", "w3")
 NUGUES_VALUES = ((1.0, 0.0, 0.0, 1.0), (0.0, 1.5, 1.0, 1.0), (0.0, 1.0, 1.0, 1.0))
@@ -132,6 +139,8 @@ def preset_embeddings(name: str, seed: int = 123, num_tokens: int = 6, d_in: int
     """Return a named preset; ``montreal`` and ``random`` are drawn from a generator of ``seed``."""
     if name == "journey":
         return make_embeddings(JOURNEY_TOKENS, JOURNEY_VALUES)
+    if name == "zh_journey":
+        return make_embeddings(CHINESE_TOKENS, CHINESE_VALUES)
     if name == "nugues":
         return make_embeddings(NUGUES_TOKENS, NUGUES_VALUES)
     if not 0 <= seed <= SEED_MAX:

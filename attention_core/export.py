@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import torch
-
+from attention_core import export_book
+from attention_core.export_book import tensor as _tensor
 from attention_core.trace import AttentionTrace
 
 _NORMALISE = {
@@ -20,30 +20,24 @@ _NORMALISE = {
 }
 
 
-_HEAD = [
-    "",
-    "import torch",
-    "import torch.nn.functional as F",
-    "",
-    "",
-    "def split_heads(matrix, num_heads):",
-    "    # (num_tokens, num_heads * head_dim) -> (num_heads, num_tokens, head_dim)",
-    "    return matrix.reshape(matrix.shape[0], num_heads, -1).transpose(0, 1)",
-    "",
-]
-_PRINT = ["", "torch.set_printoptions(precision=6, sci_mode=False)", "print(output)"]
-
-
 def export_script(trace: AttentionTrace) -> str:
-    """Return Python source (torch only) that recomputes and prints ``trace.output``."""
+    """Return Python source (torch only) that recomputes and prints ``trace.output``: the
+    book's inputs, weights and class where the view uses them (``attention_core.export_book``),
+    with the learner's changes as edits, then every step the view adds."""
     title = "Cross-attention" if trace.is_cross else "Self-attention"
     lines = [
         f'"""{title}, step by step, exactly as the attention dashboard computed it."""',
-        *_HEAD,
-        *_attention_lines(trace, f"inputs = {_tensor(trace.inputs)}  # (num_tokens, d_in)"),
-        *_PRINT,
+        *_IMPORTS,
+        *export_book.input_lines(trace),
+        *_source_lines(trace),
+        "",
+        *_weight_lines(trace),
     ]
-    return "\n".join(lines) + "\n"
+    if export_book.plain(trace) and not trace.is_cross:
+        lines += ["", "", *export_book.CLASS_LINES]
+    else:
+        lines += _step_lines(trace)
+    return "\n".join([*lines, *_PRINT]) + "\n"
 
 
 def export_decoder_script(first: AttentionTrace, second: AttentionTrace) -> str:
@@ -52,51 +46,73 @@ def export_decoder_script(first: AttentionTrace, second: AttentionTrace) -> str:
     the output of the second."""
     lines = [
         '"""A decoder layer, step by step, exactly as the attention dashboard computed it."""',
-        *_HEAD,
+        *_IMPORTS,
         "# Step 1: masked (causal) self-attention over the target",
-        *_attention_lines(first, f"inputs = {_tensor(first.inputs)}  # the target"),
+        f"tokens = {list(first.tokens)!r}",
+        f"inputs = {_tensor(first.inputs)}  # the target: (num_target, d_in)",
+        *_weight_lines(first),
+        *_step_lines(first),
         "",
         "# Step 2: cross-attention, queries from step 1's output, keys and values from the source",
-        *_attention_lines(second, "inputs = output  # step 1's output: (num_target, width)"),
-        *_PRINT,
+        "inputs = output  # step 1's output: (num_target, width)",
+        *_source_lines(second),
+        *_weight_lines(second),
+        *_step_lines(second),
     ]
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *_PRINT]) + "\n"
 
 
-def _attention_lines(trace: AttentionTrace, inputs_line: str) -> list[str]:
-    """The lines from the inputs to ``output``: one attention run of ``trace``."""
-    config = trace.config
-    lines = [f"tokens = {list(trace.tokens)!r}", inputs_line]
-    if trace.source_inputs is not None:
-        lines += [
-            f"source_tokens = {list(trace.key_tokens)!r}",
-            f"source = {_tensor(trace.source_inputs)}  # (num_source, d_source)",
-        ]
-    rows = "d_source" if trace.is_cross else "d_in"
-    lines += [
+_IMPORTS = ["", "import torch", "import torch.nn.functional as F", ""]
+_PRINT = ["", "torch.set_printoptions(precision=6, sci_mode=False)", "print(output)"]
+
+
+def _source_lines(trace: AttentionTrace) -> list[str]:
+    """Cross-attention's second input: the source, whose keys and values the target reads."""
+    if trace.source_inputs is None:
+        return []
+    return [
+        f"source_tokens = {list(trace.key_tokens)!r}",
+        f"source = {_tensor(trace.source_inputs)}  # (num_source, d_source)",
+    ]
+
+
+def _weight_lines(trace: AttentionTrace) -> list[str]:
+    if export_book.book_draw(trace):
+        return export_book.weight_lines(trace)
+    return [
         f"W_query = {_tensor(trace.W_query)}  # (d_in, width of queries)",
-        f"W_key = {_tensor(trace.W_key)}  # ({rows}, width)",
+        f"W_key = {_tensor(trace.W_key)}  # ({'d_source' if trace.is_cross else 'd_in'}, width)",
         f"W_value = {_tensor(trace.W_value)}",
+    ]
+
+
+def _step_lines(trace: AttentionTrace) -> list[str]:
+    """Every step of the view, from the projections to ``output``."""
+    config = trace.config
+    lines = [
         *_bias_lines(trace),
         f"num_heads = {trace.num_heads}",
+        "",
         *_projection_lines(trace),
-        "head_queries = split_heads(queries, num_heads)",
-        "head_keys = split_heads(keys, num_heads)",
-        "head_values = split_heads(values, num_heads)",
+        "",
+        "",
+        "def split_heads(matrix):",
+        "    # (num_tokens, num_heads * head_dim) -> (num_heads, num_tokens, head_dim)",
+        "    return matrix.reshape(matrix.shape[0], num_heads, -1).transpose(0, 1)",
+        "",
+        "",
+        "head_queries = split_heads(queries)",
+        "head_keys = split_heads(keys)",
+        "head_values = split_heads(values)",
     ]
     if config.scoring == "cosine":
         lines += [
             "head_queries = F.normalize(head_queries, dim=-1)  # cosine similarity",
             "head_keys = F.normalize(head_keys, dim=-1)",
         ]
-    shape = (
-        "(num_heads, target tokens, source tokens)"
-        if trace.is_cross
-        else "(num_heads, tokens, tokens)"
-    )
     lines += [
-        f"scores = head_queries @ head_keys.transpose(-2, -1)  # {shape}",
-        f"scaled_scores = scores / {trace.scale_divisor!r}  # scaling: {config.scaling}",
+        f"scores = head_queries @ head_keys.transpose(-2, -1)  # {_score_shape(trace)}",
+        SCALED[config.scaling],
     ]
     lines += _mask_lines(trace)
     lines += _NORMALISE[config.norm]
@@ -106,6 +122,19 @@ def _attention_lines(trace: AttentionTrace, inputs_line: str) -> list[str]:
         "context = head_context.transpose(0, 1).reshape(len(tokens), -1)",
     ]
     return lines + _output_lines(trace)
+
+
+def _score_shape(trace: AttentionTrace) -> str:
+    if trace.is_cross:
+        return "(num_heads, target tokens, source tokens)"
+    return "(num_heads, tokens, tokens)"
+
+
+SCALED = {  # the scaling of the scores, as the book writes it
+    "none": "scaled_scores = scores  # not scaled",
+    "d": "scaled_scores = scores / head_keys.shape[-1]  # divided by d_k",
+    "sqrt_d": "scaled_scores = scores / head_keys.shape[-1] ** 0.5  # divided by the root of d_k",
+}
 
 
 def _bias_lines(trace: AttentionTrace) -> list[str]:
@@ -143,6 +172,11 @@ def _mask_lines(trace: AttentionTrace) -> list[str]:
     if not _masks_anything(trace):
         return ["masked_scores = scaled_scores  # nothing is masked"]
     lines = [f"allowed = {_tensor(trace.allowed)}  # True = may attend"]
+    if trace.config.mask == "causal" and bool(trace.allowed.equal(trace.allowed.tril())):
+        lines = [
+            "# Section 3.5.1's causal mask: no query may look at a later key",
+            "allowed = torch.tril(torch.ones(len(tokens), len(tokens), dtype=torch.bool))",
+        ]
     if strategy == "neg_inf":
         lines.append("masked_scores = scaled_scores.masked_fill(~allowed, float('-inf'))")
     elif strategy == "zero_scores":
@@ -172,7 +206,7 @@ def _after_norm_lines(trace: AttentionTrace) -> list[str]:
     if config.dropout_active:
         lines += [
             f"dropout_keep = {_tensor(trace.dropout_keep)}  # the sample the dashboard drew",
-            f"weights = weights * dropout_keep * {trace.dropout_factor!r}  # 1 / (1 - p)",
+            f"weights = weights * dropout_keep / (1 - {export_book.short(config.dropout)})",
         ]
     return lines
 
@@ -193,8 +227,3 @@ def _zero_renorm_lines(norm: str) -> list[str]:
         "row_sums = weights.sum(dim=-1, keepdim=True)",
         "weights = weights / torch.where(row_sums == 0, 1.0, row_sums)",
     ]
-
-
-def _tensor(tensor: torch.Tensor) -> str:
-    # tolist() gives the exact float32 values as Python floats, so the script is bit-faithful.
-    return f"torch.tensor({tensor.tolist()!r})"

@@ -190,6 +190,23 @@ class AttentionTrace:
         """Which weights dropout zeroed (num_heads, num_tokens, num_tokens)."""
         return ~self.dropout_keep
 
+    def rows_without_weight(self, head: int = 0) -> tuple[tuple[int, str], ...]:
+        """The queries of one head left with no weight after dropout, each with why: ``mask``
+        when the mask leaves it no key, ``dropout`` when dropout dropped every weight it had.
+
+        A weight is there when it is a number other than 0 (an undefined row has none)."""
+        weights = self.weights_after_dropout[head]  # (num_tokens, num_tokens)
+        kept = (weights != 0) & torch.isfinite(weights)
+        hidden = self.hidden_by_mask.all(dim=-1)  # (num_tokens,)
+        dropped = (self.dropped[head] | self.hidden_by_mask).all(dim=-1)
+        found = []
+        for row in (~kept.any(dim=-1)).nonzero().flatten().tolist():
+            if bool(hidden[row]):
+                found.append((row, "mask"))
+            elif self.config.dropout_active and bool(dropped[row]):
+                found.append((row, "dropout"))
+        return tuple(found)
+
     def head_projections(self, head: int = 0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """W_query, W_key and W_value of one head (d_in, head width each).
 

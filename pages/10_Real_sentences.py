@@ -31,7 +31,8 @@ page_frame.show_header(
     ),
 )
 source = model_source()
-st.caption(_("Model: {source}.").format(source=safe.md(source, 80)))
+if not page.present:  # projected, the first screen is for the cosines
+    st.caption(_("Model: {source}.").format(source=safe.md(source, 80)))
 try:
     loaded = cached.encoder()
 except ModelLoadError as error:
@@ -125,14 +126,17 @@ if loaded is not None:
                 chart = weights_view.lines_of(result.trace, labels, title)
                 weights_view.show_lines(page, chart, "lines_ours", heatmaps.CONTENT_WIDTH)
                 shown = []
+            model = (
+                result.model_weights,
+                _("the model's own attention"),
+                "hm_model",
+                _("The model's own attention: layer {layer}, head {head}."),
+            )
+            # Reproduced, the model's own heatmap would repeat the core's cell for cell: it is
+            # drawn beside lines, or when the two differ.
             for matrix, title, key, describe in (
                 *shown,
-                (
-                    result.model_weights,
-                    _("the model's own attention"),
-                    "hm_model",
-                    _("The model's own attention: layer {layer}, head {head}."),
-                ),
+                *([] if shown and result.matches else [model]),
             ):
                 heatmaps.show_heatmap(
                     page,
@@ -149,7 +153,10 @@ if loaded is not None:
                 )
             if result.matches:
                 st.success(
-                    _("Reproduced: largest difference {difference} (✓ at most {tolerance})").format(
+                    _(
+                        "Reproduced: the model's own attention differs from the attention core's "
+                        "by {difference} at most (✓ within {tolerance})."
+                    ).format(
                         difference=heatmaps.difference(result.max_diff),
                         tolerance=heatmaps.difference(HEAD_TOLERANCE, 0),
                     ),

@@ -231,7 +231,8 @@ with custom_col:
     st.markdown(
         _(
             "Tick what each query (row q1, q2, …) may attend to (columns k1, k2, … are the keys, "
-            "in the same order):"
+            "in the same order). The grid starts as the causal mask with row q1 left empty, so "
+            "that q1 has nothing to attend to: see what that does below, then tick its k1."
         )
     )
     # A grid per sequence: its row names are the tokens, so other tokens get another grid.

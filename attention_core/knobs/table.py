@@ -33,7 +33,7 @@ FLOW_STAGES = (
 MASK_STRATEGIES = {
     "neg_inf": N_("−∞ before softmax"),
     "zero_renorm": N_("softmax, zero, renormalise"),
-    "zero_scores": N_("multiply the scores by the mask (a pitfall)"),
+    "zero_scores": N_("scores × mask (a pitfall)"),
     "zero_no_renorm": N_("softmax, then zero (a pitfall)"),
 }
 
@@ -65,9 +65,10 @@ _ROWS = (
     _choice(
         "preset",
         {
-            "journey": N_("Book: “Your journey starts with one step” (6 × 3)"),
-            "nugues": N_("Nugues, chapter 15: the test matrix (3 × 4)"),
-            "montreal": N_("Random normal: “I live in Montreal” (4 × 8)"),
+            "journey": N_("The book's sentence (6 × 3)"),
+            "zh_journey": N_("The book's, in Chinese (6 × 3)"),
+            "nugues": N_("Nugues' test matrix (3 × 4)"),
+            "montreal": N_("“I live in Montreal” (4 × 8)"),
             "random": N_("Random uniform, any size"),
         },
         "journey",
@@ -166,9 +167,9 @@ _ROWS = (
     _choice(
         "init",
         {
-            "book": N_("random uniform, as the book's torch.rand"),
-            "linear": N_("nn.Linear's default (random, centred at 0)"),
-            "identity": N_("none: queries = keys = values = x"),
+            "book": N_("the book's torch.rand"),
+            "linear": N_("nn.Linear's default"),
+            "identity": N_("none: q = k = v = x"),
         },
         "book",
         N_("W_query, W_key, W_value"),
@@ -228,7 +229,7 @@ _ROWS = (
         "mask",
         {
             "none": N_("none"),
-            "causal": N_("causal: no looking ahead"),
+            "causal": N_("causal: no peeking"),
             "padding": N_("padding at the end"),
         },
         "none",
@@ -311,9 +312,9 @@ _ROWS = (
         "norm",
         {
             "softmax": N_("softmax (stable)"),
-            "naive_softmax": N_("softmax written naively (can overflow)"),
-            "sum": N_("divide by the row sum (a pitfall)"),
-            "none": N_("none: use the scores as weights"),
+            "naive_softmax": N_("naive softmax (overflows)"),
+            "sum": N_("÷ the row sum (a pitfall)"),
+            "none": N_("none: scores as weights"),
         },
         "softmax",
         N_("Scores → weights"),

@@ -148,3 +148,37 @@ def test_importing_the_core_changes_nothing_process_wide():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_script_starts_from_the_books_lines_and_writes_the_learners_changes_as_edits(
+    tmp_path,
+):
+    """Issue 53: section 3.3.1's inputs, section 3.4.1's seeded weights, then the learner's
+    renamed token, typed number, seed and d_out as edits, every number as it was typed."""
+    book = preset_embeddings("journey")
+    values = [list(row) for row in book.values.tolist()]
+    values[1][0] = 0.6
+    tokens = ["Your", "trip", *book.tokens[2:]]
+    trace = run_attention(make_embeddings(tokens, values), AttentionConfig(seed=7, d_out=3))
+    script = export_script(trace)
+    for line in (
+        "    [0.43, 0.15, 0.89],  # Your",
+        "tokens[1] = 'trip'  # the book: 'journey'",
+        "inputs[1, 0] = 0.6  # the book: 0.55",
+        "d_out = 3  # the book: 2",
+        "torch.manual_seed(7)  # the book: 123",
+        "W_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)",
+        "class SelfAttention(torch.nn.Module):",
+    ):
+        assert line in script.splitlines(), line
+    assert "0000" not in script  # no float32 noise such as 0.4300000071525574
+    torch.testing.assert_close(exported_output(trace, tmp_path), trace.output, atol=1e-5, rtol=0)
+
+
+def test_a_matrix_unlike_the_books_is_written_as_typed():
+    trace = run_attention(
+        make_embeddings(["a", "b"], [[0.1, -2.5], [3.0, 1e-3]]), AttentionConfig()
+    )
+    script = export_script(trace)
+    assert "inputs = torch.tensor([[0.1, -2.5], [3.0, 0.001]])" in script
+    assert "torch.manual_seed(123)" in script  # the weights are still the book's draw

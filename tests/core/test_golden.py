@@ -221,10 +221,14 @@ def test_seed003_scaled_scores_and_causal_weights():
 # book's printed outputs for the same cells, which seed 004 reproduces when run.
 
 
+# The book's attn_scores_2 (section 3.4.1): the scores of "journey", before scaling.
+BOOK_ATTN_SCORES_2 = [1.2705, 1.8524, 1.8111, 1.0795, 0.5577, 1.5440]
+
+
 def test_seed004_book_init_seed_123():
     trace = run_attention(preset_embeddings("journey"), AttentionConfig())
     close(trace.queries[1], [0.4306, 1.4551])
-    close(trace.scores[0, 1], [1.2705, 1.8524, 1.8111, 1.0795, 0.5577, 1.5440])
+    close(trace.scores[0, 1], BOOK_ATTN_SCORES_2)
     close(trace.weights[0, 1], [0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820])
     close(trace.context[1], [0.3061, 0.8210])
     close(

@@ -52,7 +52,7 @@ def test_identity_weights_on_common_mistakes(server, page):
     query = "init=identity&seed=5&mask=causal&query=3"
     screen.open_page(page, url(server, "Common_mistakes", query))
     assert_working(page)
-    assert learner.chosen(page, "init") == "none: queries = keys = values = x"
+    assert learner.chosen(page, "init") == "none: q = k = v = x"
     settings = expected.settings_of(query)
     first = common_mistakes(settings.embeddings(), settings.config())[0]
     labels = display_labels(settings.tokens)

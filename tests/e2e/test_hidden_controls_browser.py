@@ -26,7 +26,7 @@ def test_the_padding_box_comes_back_with_the_padding_the_numbers_use(server, pag
     screen.open_page(page, f"{server}/Causal_mask?mask=padding&padding=3")
     assert learner.number_value(page, "padding") == "3"
     learner.go_to(page, "Word vectors")
-    learner.choose(page, "mask", "causal: no looking ahead")
+    learner.choose(page, "mask", "causal: no peeking")
     screen.wait_for(page, lambda p: expected.settings_of(p.url)["mask"], "causal".__eq__)
     screen.wait_idle(page)
     assert page.locator(".st-key-padding").count() == 0  # hidden with a causal mask

@@ -81,7 +81,7 @@ def test_back_and_forward_walk_through_the_changes_across_pages(server, browser,
     learner.go_to(page, "Dropout")
     screen.wait_idle(page)
     on_dropout = [dropout_state(page)]
-    learner.choose(page, "mask", "causal: no looking ahead")
+    learner.choose(page, "mask", "causal: no peeking")
     screen.wait_for(page, lambda p: expected.settings_of(p.url)["mask"], "causal".__eq__)
     screen.wait_idle(page)
     on_dropout.append(dropout_state(page))

@@ -41,7 +41,7 @@ def test_page_5_names_the_normalisation_chosen_in_the_sidebar(server, page):
     assert f"wrong: a row sums to {worst} instead of 1" in said, said
 
     learner.open_more_settings(page)
-    learner.choose(page, "norm", "divide by the row sum (a pitfall)")
+    learner.choose(page, "norm", "÷ the row sum (a pitfall)")
     titles = screen.after_change(page, screen.chart_titles, screen.chart_titles(page))
     assert "norm=sum" in page.url
     assert "−∞, then row sum" in titles and "row sum, zero, renormalise" in titles, titles

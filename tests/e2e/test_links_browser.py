@@ -108,7 +108,7 @@ def test_a_link_with_undefined_weights_says_so_until_the_normalisation_is_fixed(
     assert set(screen.heatmap(page, "attention weights").values()) == {"undef."}
 
     learner.open_more_settings(page)
-    pitfall = "divide by the row sum (a pitfall)"
+    pitfall = "÷ the row sum (a pitfall)"
     for option, norm in (("softmax (stable)", "softmax"), (pitfall, "sum")):
         before = screen.summary_text(page)
         learner.choose(page, "norm", option)
@@ -175,7 +175,7 @@ TRIPS = [
     Trip(
         "",
         "seed=5&d_out=4&query=4",
-        lambda p: learner.choose(p, "mask", "causal: no looking ahead"),
+        lambda p: learner.choose(p, "mask", "causal: no peeking"),
         "mask=causal",
         _summary,
     ),

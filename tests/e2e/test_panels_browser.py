@@ -6,19 +6,38 @@ from some of its arguments) comes back closed, and the click after that is lost.
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
 
+from tests.core.test_golden import BOOK_ATTN_SCORES_2
 from tests.e2e import screen
 from tests.e2e.screen import step_slider, wait_for_change, wait_idle
 
 pytestmark = pytest.mark.e2e
 
+RAW = "scores ω = q·k (the book's attn_scores)"
+
+
+def book_row(page, title: str) -> list[float]:
+    """The "journey" row of the heatmap titled ``title``, as printed."""
+    cells = screen.heatmap(page, title)
+    return [screen.number(cells[f"journey, {key}"]) for key in BOOK_TOKENS]
+
+
+BOOK_TOKENS = ("Your", "journey", "starts", "with", "one", "step")
+
 
 def test_an_open_tab_stays_open_after_a_change_and_the_next_click_counts(server, page):
     page.goto(server)
     wait_idle(page)
+    # First, one click from the first screen: the book's attn_scores_2 and the scaled scores.
+    page.get_by_text("Show the scores ω behind these weights", exact=True).click()
+    for shown, book in zip(book_row(page, RAW), BOOK_ATTN_SCORES_2, strict=True):
+        assert abs(shown - book) <= 1e-4
+    for shown, book in zip(book_row(page, "scores q·k ÷ √d_k"), BOOK_ATTN_SCORES_2, strict=True):
+        assert abs(shown - book / math.sqrt(2)) <= 1.5e-4
     page.get_by_role("tab", name="Diagnostics").click()
     page.get_by_text("row sum after dropout").first.wait_for(timeout=30_000)
     assert "panel=checks" in page.url

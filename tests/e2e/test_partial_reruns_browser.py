@@ -161,7 +161,7 @@ def test_a_slider_change_does_not_resend_the_editor_but_a_new_example_does(serve
 
     frames.clear()
     before = screen.summary_text(page)
-    learner.choose(page, "preset", "Random normal: “I live in Montreal” (4 × 8)")
+    learner.choose(page, "preset", "“I live in Montreal” (4 × 8)")
     screen.after_change(page, screen.summary_text, before)
     wait_idle(page)
     sent = new_elements(frames)

@@ -67,7 +67,7 @@ def test_projected_every_word_outside_charts_and_formulas_is_16_px_or_more(serve
 
 def test_projected_a_long_sentence_rounds_its_charts_to_stay_readable_and_says_so(server, page):
     """Found projected: page 10's charts of 13 tokens printed 4 decimals in 12-13 px cells.
-    Projected they print 3 at 15 px or more, say so under each chart, and the table keeps
+    Projected they print fewer at 16 px or more, say so under each chart, and the table keeps
     4; leaving presentation mode by its toggle brings the 4 decimals back to the charts."""
     from attention_core import run_attention
     from attention_core.embeddings import display_labels
@@ -88,20 +88,24 @@ def test_projected_a_long_sentence_rounds_its_charts_to_stay_readable_and_says_s
         }
 
     title = "softmax(X Xᵀ / √d)"
-    rounded = page.get_by_text("This chart rounds to 3 decimals")
     screen.open_page(page, f"{server}/Real_sentences?present=1")
     screen.wait_idle(page)
     assert len(labels) == 13
-    assert screen.heatmap(page, title) == expected(3)
+    # As many decimals as fit at the projector's size, said under the chart: 2 or 3 (the
+    # axes' "query ↓" and "key →" beside the cells take some of the width).
+    shown = screen.heatmap(page, title)
+    decimals = len(next(iter(shown.values())).split(".")[1])
+    assert decimals in (2, 3)
+    assert shown == expected(decimals)
     sizes = dict(
         page.evaluate(CELL_SIZES_JS.replace(".mark-text text", ".mark-text.role-mark text"))
     )
     assert min(sizes.values()) >= PRESENT_CELL_FONT, sizes  # 12-13 px before
-    # One note under each chart: the three of weights print 3 decimals, the cosines (a
-    # minus sign wider) 2.
-    assert rounded.count() == 3
+    # One note under each chart. (The model's own heatmap, the core's cell for cell, is drawn
+    # only when the two differ: issue 53.)
     notes = page.get_by_text("This chart rounds to").all_inner_texts()
-    assert len(notes) == 4 and all("gives every number to 4" in text for text in notes)
+    assert any(f"rounds to {decimals} decimals" in text for text in notes)
+    assert len(notes) == 3 and all("gives every number to 4" in text for text in notes)
 
     # The table under the chart keeps the page's 4 decimals.
     def weights_table(p) -> list[str]:

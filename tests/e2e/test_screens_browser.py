@@ -78,7 +78,7 @@ def test_phone_a_tap_on_each_knob_changes_the_weights_in_view(server, device):
 
     steps = (
         ("scaling ÷ d_k", lambda: page.locator(".st-key-scaling").get_by_text("÷ d_k").tap()),
-        ("mask causal", lambda: tap_option(page, "mask", "causal: no looking ahead")),
+        ("mask causal", lambda: tap_option(page, "mask", "causal: no peeking")),
         ("dropout", lambda: slider_at("dropout", 0.5)),
         ("d_out", lambda: slider_at("d_out", 0.98)),
     )
@@ -105,12 +105,16 @@ def tap_option(page, key: str, option: str) -> None:
 D3 = 4
 
 
-@pytest.mark.parametrize("device", [TABLET], indirect=True, ids=["tablet"])
+@pytest.mark.parametrize("device", [TABLET, PHONE], indirect=True, ids=["tablet", "phone"])
 def test_tablet_a_matrix_cell_is_edited_by_touch(server, device):
+    """A tap, a tap again (the path the grid's caption gives), the number typed: on a tablet,
+    and on a phone, where the grid comes right under the weights (issue 53)."""
     page = device
+    hint = "On a touch screen, tap a cell, then tap it again to type in it."
     screen.open_page(page, server)
     screen.wait_idle(page)
     toolbar_clears_the_heading(page)
+    assert page.get_by_text(hint).count() == 1
     grid = learner.grid(page)
     box = grid.bounding_box()
     x = box["x"] + box["width"] - 15
@@ -150,7 +154,7 @@ def test_laptop_each_knob_moves_without_scrolling(server, page, present):
     steps = (
         ("d_out", lambda: learner.press_slider(page, "d_out")),
         ("scaling", lambda: learner.click_radio(page, "scaling", "none")),
-        ("mask", lambda: learner.choose(page, "mask", "causal: no looking ahead")),
+        ("mask", lambda: learner.choose(page, "mask", "causal: no peeking")),
         ("dropout", lambda: learner.press_slider(page, "dropout")),
     )
     for step, move in steps:

@@ -323,12 +323,12 @@ def test_compare_names_another_example_whole_and_an_edit_as_an_edit(server, page
     page.get_by_role("button", name="Pin these settings as A").click()
     screen.wait_for(page, lambda p: p.evaluate("location.href"), lambda u: "pin=" in u)
     wait_idle(page)
-    learner.choose(page, "preset", "Random normal: “I live in Montreal” (4 × 8)")
+    learner.choose(page, "preset", "“I live in Montreal” (4 × 8)")
     said = "From A to B:"
     text = screen.wait_for(page, screen.main_text, lambda t: "Montreal" in t and said in t)
     wait_idle(page)
     text = page.locator(".st-key-compare_from_a_to_b").inner_text()
-    assert "Random normal: “I live in Montreal” (4 × 8)" in text, text
+    assert "“I live in Montreal” (4 × 8)" in text, text
     assert "the number of tokens: 6 → 4" in text and "the embedding matrix." in text, text
     assert "edited" not in text and "…" not in text, text
 

@@ -249,6 +249,10 @@ def playground(shown: Shown) -> None:
         scores = [s for s in vega_specs(shown.at) if title_of(s).startswith("scores q·k")]
         assert len(scores) == 1
         expect_heatmap(scores[0], trace.masked_scores[head], shown.printed(scores[0]), shown.labels)
+        raw = [s for s in vega_specs(shown.at) if title_of(s).startswith("scores ω = q·k")]
+        assert len(raw) == (trace.config.scaling != "none")  # before scaling: the book's ω
+        for spec in raw:
+            expect_heatmap(spec, trace.scores[head], shown.printed(spec), shown.labels)
         shown.heatmap("context vectors", trace.output)
     elif panel == "qkv":
         shown.heatmap("queries = X · W_query", trace.queries)

@@ -82,19 +82,26 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     spec = heatmap_chart.make_heatmap(
         heatmap, decimals=decimals, present=present, max_width=max_width
     )
-    font = spec["config"]["axis"]["labelFontSize"]  # the font the chart chose
+    font = spec["title"]["fontSize"] - 3  # the cells' font the chart chose
     assert sizing.MIN_FONT <= font <= sizing.FONT[present]
+    axis = spec["config"]["axis"]["labelFontSize"]  # the axes never under 12 px (issue 53)
+    assert axis == max(font, sizing.LEGEND_FONT) == spec["config"]["axis"]["titleFontSize"]
     columns = len(heatmap.columns)
     cell = spec["width"] / columns
-    assert cell == int(cell) and spec["height"] == math.ceil(1.95 * font) * len(heatmap.rows)
+    rows = len(heatmap.rows)
+    assert cell == int(cell) and spec["height"] == sizing.row_height(font, title_place(spec)) * rows
     texts = [r["text"] for r in records(spec)]
     if printed(spec):
         assert all(cell >= sizing.text_width(text, font) for text in texts)
     elif max(len(heatmap.rows), columns) <= sizing.TEXT_LIMIT:  # colour only: no room
-        assert _width_at(sizing.MIN_FONT, heatmap, texts) > max_width
+        assert _width_at(sizing.MIN_FONT, heatmap, texts, present) > max_width
     label_width = spec["encoding"]["y"]["axis"]["labelLimit"]
-    total = spec["width"] + label_width + 12
-    smallest = _width_at(sizing.MIN_FONT, heatmap, texts if printed(spec) else [""])
+    place = title_place(spec)
+    titles = sizing.axis_title_room(
+        heatmap_chart.axis_titles(heatmap), label_width, axis, place, spec["width"]
+    )
+    total = spec["width"] + label_width + 12 + titles
+    smallest = _width_at(sizing.MIN_FONT, heatmap, texts if printed(spec) else [""], present)
     if smallest <= max_width:
         assert total <= max_width
     if font > sizing.MIN_FONT:
@@ -136,13 +143,31 @@ def printed(spec: dict) -> bool:
     return any(layer["mark"]["type"] == "text" for layer in layers(spec))
 
 
-def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str]) -> int:
-    """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers."""
+def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str], present: bool) -> int:
+    """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers,
+    and (projected only) axis titles on the line above the column labels."""
+    axis = max(font, sizing.LEGEND_FONT)
     labels = [heatmap_chart.safe.plain(r, sizing.LABEL_CHARS) for r in heatmap.rows]
     numbers = max(sizing.text_width(t, font) for t in texts) + 0.7 * font
     cell = max(math.ceil(numbers), math.ceil(2.2 * font))
-    label = math.ceil(max(sizing.text_width(r, font) for r in labels) + 8)
-    return label + cell * len(heatmap.columns) + 12
+    label = math.ceil(max(sizing.text_width(r, axis) for r in labels) + 8)
+    plot = cell * len(heatmap.columns)
+    columns = [heatmap_chart.safe.plain(c, sizing.LABEL_CHARS) for c in heatmap.columns]
+    places = [sizing.title_place(columns, axis, tilt=True)] + (["above"] if present else [])
+    titles = min(
+        sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label, axis, place, plot)
+        for place in places
+    )
+    return label + plot + 12 + titles
+
+
+def title_place(spec: dict) -> str:
+    """Where the chart put its axis titles (``sizing.PLACES``): the rows' title from the row
+    labels' left edge on the line above the labels, or ending by the plot with the columns'
+    title in the corner (right-aligned there too) or right of the plot."""
+    if spec["encoding"]["y"]["axis"].get("titleAlign") == "left":
+        return "above"
+    return "corner" if spec["encoding"]["x"]["axis"].get("titleAlign") == "right" else "side"
 
 
 @pytest.mark.skipif(not DEJAVU.exists(), reason="DejaVu Sans is not installed")
@@ -158,7 +183,7 @@ def test_cells_are_wider_than_their_numbers_in_a_real_font(count, present):
         spec = heatmap_chart.make_heatmap(
             heatmap, decimals=decimals, present=present, max_width=880
         )
-        font = spec["config"]["axis"]["labelFontSize"]
+        font = spec["title"]["fontSize"] - 3  # the cells' font
         glyphs = ImageFont.truetype(str(DEJAVU), font)
         widest = max(glyphs.getlength(r["text"]) for r in records(spec))
         assert not printed(spec) or spec["width"] / count >= widest
@@ -169,7 +194,7 @@ def cell_font(spec: dict) -> int | None:
     return fonts[0] if fonts else None
 
 
-def test_a_projected_sentence_of_13_tokens_prints_3_decimals_at_15_px_not_4_at_13():
+def test_a_projected_sentence_of_13_tokens_prints_fewer_decimals_at_the_projectors_size():
     """Found projected on page 10 (13 MiniLM tokens across 800 px): 4 decimals took 12-13 px
     cells, unreadable from the back row; 3 decimals fit at 15 px."""
     labels = ["[CLS]", "i", "must", "go", "back", "to·6", "my·7", "ship", "and", "to·10"]
@@ -179,10 +204,16 @@ def test_a_projected_sentence_of_13_tokens_prints_3_decimals_at_15_px_not_4_at_1
     four = heatmap_chart.make_heatmap(heatmap, decimals=4, present=True, max_width=800)
     assert cell_font(four) is not None and cell_font(four) < sizing.PRESENT_CELL_FONT
     assert heatmap_chart.shown_decimals(heatmap, decimals=4, present=False, max_width=800) == 4
-    assert heatmap_chart.shown_decimals(heatmap, decimals=4, present=True, max_width=800) == 3
-    three = heatmap_chart.make_heatmap(heatmap, decimals=3, present=True, max_width=800)
-    assert cell_font(three) >= sizing.PRESENT_CELL_FONT
-    assert records(three)[0]["text"] == "0.076"
+    # Fewer decimals, as many as fit at the projector's size (with the axes' "query ↓" and
+    # "key →" beside the cells, 2 here), never under 2.
+    shown = heatmap_chart.shown_decimals(heatmap, decimals=4, present=True, max_width=800)
+    assert 2 <= shown < 4
+    fewer = heatmap_chart.make_heatmap(heatmap, decimals=shown, present=True, max_width=800)
+    assert cell_font(fewer) >= sizing.PRESENT_CELL_FONT
+    assert records(fewer)[0]["text"] == f"{0.0761:.{shown}f}"
+    if shown < 3:  # one decimal more would not have fitted
+        more = heatmap_chart.make_heatmap(heatmap, decimals=shown + 1, present=True, max_width=800)
+        assert cell_font(more) is not None and cell_font(more) < sizing.PRESENT_CELL_FONT
     # Six tokens fit at full size: the page's decimals, whatever they are.
     small = heatmap_chart.Heatmap(
         [row[:6] for row in values[:6]], labels[:6], labels[:6], "weights", "s", "d"

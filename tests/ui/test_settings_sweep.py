@@ -40,7 +40,7 @@ def grid_link(k: int) -> dict[str, str]:
     heads = [h for h in legal_heads(values, d_in) if h <= k % 4 + 1][-1]
     link = {
         **{name: str(v) for name, v in values.items()},
-        "preset": CHOICES["preset"][k % 4],
+        "preset": CHOICES["preset"][k % len(CHOICES["preset"])],  # random at k = 4 and 9
         "seed": str(k * 1000),
         "heads": str(heads),
         "head": str(heads),

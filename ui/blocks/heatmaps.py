@@ -16,8 +16,9 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
 from attention_core.formatting import format_scientific
-from translation import N_, _
+from translation import N_, _, ngettext
 from ui import safe
+from ui.blocks import sentences
 from ui.session import kept_widgets
 from ui.session.run_order import Page
 from ui.specs import heatmap_chart, tables
@@ -79,8 +80,46 @@ def show_heatmap(
         heatmap, decimals=decimals, present=page.present, max_width=max_width
     ):
         st.caption(_(COLOUR_ONLY))
+    show_marks(page, heatmap, decimals)
     if table:
         show_tables(page, [(heatmap, key)], _("Show as table"), f"{key}_table")
+
+
+def show_marks(page: Page, heatmap: heatmap_chart.Heatmap, decimals: int) -> None:
+    """Under a chart: what its marks mean, and which queries were left with no weight."""
+    legend = heatmap_chart.marks(heatmap, decimals)
+    if legend:
+        st.caption(" · ".join(legend))
+    if heatmap.empty_rows:
+        st.caption(empty_rows_sentence(page, heatmap.empty_rows))
+
+
+def empty_rows_sentence(page: Page, rows: Sequence[tuple[int, str]]) -> str:
+    """Which queries have no weight left, and why (Markdown-safe)."""
+    said = []
+    for why in ("mask", "dropout"):
+        names = [safe.md(page.labels[row], 24) for row, reason in rows if reason == why]
+        if names:
+            said.append(EMPTY_ROWS[why](len(names)).format(names=sentences.listing(names)))
+    return " ".join(said)
+
+
+EMPTY_ROWS = {
+    "mask": lambda count: ngettext(
+        "The mask leaves query {names} no key to look at: its row has no weight, so no value "
+        "reaches its context vector.",
+        "The mask leaves queries {names} no key to look at: their rows have no weight, so no "
+        "value reaches their context vectors.",
+        count,
+    ),
+    "dropout": lambda count: ngettext(
+        "Dropout dropped every weight of query {names}: its row has no weight left, so no value "
+        "reaches its context vector.",
+        "Dropout dropped every weight of queries {names}: their rows have no weight left, so no "
+        "value reaches their context vectors.",
+        count,
+    ),
+}
 
 
 COLOUR_ONLY = N_(
@@ -136,6 +175,7 @@ def weights_heatmap(
         masked=hidden_weights(trace),
         dropped=dropped,
         scale=page.settings["weight_scale"],
+        empty_rows=trace.rows_without_weight(head),
     )
 
 
@@ -155,6 +195,32 @@ def scores_heatmap(page: Page, trace: AttentionTrace, head: int = 0) -> heatmap_
         ),
         masked=masked if masked is not None and bool(trace.blocked.any()) else None,
     )
+
+
+def raw_scores_heatmap(page: Page, trace: AttentionTrace, head: int = 0) -> heatmap_chart.Heatmap:
+    """The scores ω = q·k of one head before scaling and masking: the book's ``attn_scores``."""
+    labels = page.labels
+    return heatmap_chart.Heatmap(
+        matrix_values(trace.scores[head]),
+        labels,
+        labels,
+        kind="scores",
+        title=_("scores ω = q·k (the book's attn_scores)"),
+        description=_("Scores before scaling, {count} queries × {count} keys.").format(
+            count=len(labels)
+        ),
+    )
+
+
+def score_pair(
+    page: Page, trace: AttentionTrace, head: int, key: str
+) -> list[tuple[heatmap_chart.Heatmap, str]]:
+    """The scores before and after scaling (and masking), keyed ``key``-raw and ``key``; one
+    heatmap when the scores are not scaled."""
+    scaled = (scores_heatmap(page, trace, head), key)
+    if trace.config.scaling == "none":
+        return [scaled]
+    return [(raw_scores_heatmap(page, trace, head), f"{key}_raw"), scaled]
 
 
 def vectors_heatmap(

@@ -8,7 +8,7 @@ import streamlit as st
 
 from attention_core.knobs.param import MAX_TOKENS
 from attention_core.knobs.text import LABEL_MAX_CHARS, VALUE_LIMIT
-from translation import _
+from translation import N_, _
 from ui import safe
 from ui.session import cached, controls, kept_widgets, matrix_edits, state
 from ui.session.run_order import Page
@@ -51,7 +51,13 @@ def show_matrix_editor(page: Page) -> None:
             "Up to {MAX_TOKENS} tokens, labels of up to {LABEL_MAX_CHARS} characters; "
             "numbers between −{VALUE_LIMIT:g} and {VALUE_LIMIT:g}."
         ).format(MAX_TOKENS=MAX_TOKENS, LABEL_MAX_CHARS=LABEL_MAX_CHARS, VALUE_LIMIT=VALUE_LIMIT)
+        + " "
+        + _(TOUCH_HINT)
     )
+
+
+# The grid selects a cell on the first tap and opens it on the second (a double click).
+TOUCH_HINT = N_("On a touch screen, tap a cell, then tap it again to type in it.")
 
 
 def show_glove_import(page: Page) -> None:

@@ -12,7 +12,15 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core import AttentionTrace
 from attention_core.knobs.table import PARAMS
 from translation import N_, _
-from ui.blocks import check_yourself, class_panel, class_question, join_slide, pointers, sentences
+from ui.blocks import (
+    book_section,
+    check_yourself,
+    class_panel,
+    class_question,
+    join_slide,
+    pointers,
+    sentences,
+)
 from ui.session import class_mode, controls, state
 from ui.session.run_order import Page
 
@@ -53,7 +61,8 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
     )
     with heading:
         st.title(title)
-        if not page.present:  # projected, the first screen is for the result
+        if not page.present:  # projected, the section leads the teacher's line instead
+            book_section.show_book_section(page)
             check_yourself.show_progress(page)
     with menu:
         controls.page_menu()
@@ -67,8 +76,8 @@ def show_title(page: Page, title: str, intro: str = "") -> DeltaGenerator:
         uses += " " + _("Ignores {ignores}.").format(ignores=_(page.info.ignores))
     if title[:1].isdigit():  # a lesson: its text cites the book and Nugues' chapter 15
         uses += " " + _(SOURCES_NOTE)
-    if page.present:  # projected: what to point at, instead of the prose
-        pointers.show_pointer(page)
+    if page.present:  # projected: the book's section and what to point at, not the prose
+        pointers.show_pointer(page, book_section.book_section(page.info.key))
     else:
         st.caption(uses)
     slot = st.container()

@@ -76,10 +76,11 @@ POINTERS: dict[str, str] = {
 }
 
 
-def show_pointer(page: Page) -> None:
-    """The page's line for the teacher (the frame calls it in presentation mode only)."""
+def show_pointer(page: Page, section: str | None = None) -> None:
+    """The page's line for the teacher (the frame calls it in presentation mode only), after
+    the book's ``section`` the lesson follows, if any: one line where normal mode has two."""
     line = POINTERS.get(page.info.key)
     if line is None:
         return
     with st.container(key="pointer"):
-        st.markdown(_(line))
+        st.markdown(_(line) if section is None else f"**{section}** · {_(line)}")

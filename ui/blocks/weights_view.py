@@ -13,7 +13,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core import AttentionTrace
-from translation import _
+from translation import N_, _
 from ui import safe
 from ui.blocks import heatmaps
 from ui.session import controls, kept_widgets, state
@@ -84,21 +84,29 @@ class WeightsFrame:
 
     chart: DeltaGenerator  # the heatmap or the lines
     table: DeltaGenerator | None  # the heatmap's "Show as table" section, when it is open
+    scores: DeltaGenerator | None = None  # the scores' section, when there is one and it is open
 
 
-def weights_frame(page: Page, key: str) -> WeightsFrame:
+SCORES_SECTION = N_("Show the scores ω behind these weights")
+
+
+def weights_frame(page: Page, key: str, scores: bool = False) -> WeightsFrame:
     """A slot for the weights, the heatmap's table section under it and the view choice.
 
     The choice is drawn under the chart (its value was read at the start of the run), so
     the weights stay on the first screen with 12 tokens. Another choice reruns the whole
-    page (``controls.WHOLE_PAGE``): only the heatmap has a table section.
+    page (``controls.WHOLE_PAGE``): only the heatmap has a table section. With ``scores``, a
+    section for the scores the weights come from follows, one click from the first screen.
     """
-    chart, table = st.container(), None
+    chart, table, scores_slot = st.container(), None, None
     if page.settings["weights_view"] != "lines":
         with kept_widgets.section(_("Show as table"), f"{key}_table") as section:
             table = section if section.open else None
+    if scores:
+        with kept_widgets.section(_(SCORES_SECTION), f"{key}_scores") as section:
+            scores_slot = section if section.open else None
     controls.widget("weights_view", page.settings)
-    return WeightsFrame(chart, table)
+    return WeightsFrame(chart, table, scores_slot)
 
 
 def show_weights(

@@ -20,6 +20,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from translation import _
 from ui.session import matrix_edits, state
 
 _OPEN = "_open_sections"  # (page, key) of each section the learner left open
@@ -95,7 +96,7 @@ def grid_columns(frame: pd.DataFrame) -> dict[str, object]:
     """The columns of a matrix grid: the token labels, then the numbers typed as text."""
     columns: dict[str, object] = {
         matrix_edits.TOKEN_COLUMN: st.column_config.TextColumn(
-            "token", default=matrix_edits.NEW_LABEL, required=True
+            _("token"), default=matrix_edits.NEW_LABEL, required=True
         )
     }
     for name in frame.columns[1:]:

@@ -44,7 +44,9 @@ GOOD_TRACE = "_good_trace"
 # presentation mode larger type for a projector.
 BASE_CSS = """
 .block-container { padding-top: 2rem; padding-bottom: 3rem; }
-.stApp h1 { font-size: 2.1rem; padding-top: 0; }
+.stApp h1 { font-size: 2.1rem; padding-top: 0; text-wrap: balance; }
+/* Chinese titles break only where the catalog marks a word's end (a zero-width space) */
+:lang(zh) .stApp h1 { word-break: keep-all; }
 .stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
 
@@ -81,6 +83,9 @@ BASE_CSS = """
 @media (max-width: 640px) {
   .stApp .block-container { padding-left: 1rem; padding-right: 1rem; }
   .stApp h1 { font-size: 1.75rem; }
+  /* a lesson's table in 14 px type with narrow cells: page 4's five columns fit a phone */
+  .stApp [data-testid="stMarkdownContainer"] > table :is(td, th)
+    { padding: 0.375rem 0.375rem; font-size: 0.875rem; }
 }
 /* A grid's toolbar (44 px) sits above it on hover, always on a touch screen: room for it, so
    that it never covers the heading above the grid. */

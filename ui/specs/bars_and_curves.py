@@ -62,9 +62,11 @@ def _bars(
     height: int,
     label_limit: int,
     whole: bool = False,
+    key_title: str = "",
 ) -> dict:
     """Horizontal bars of ``records`` (key, weight, text, desc), in the order of ``keys``,
-    each with its text printed at its end; ``whole``: the axis counts in whole numbers."""
+    each with its text printed at its end; ``whole``: the axis counts in whole numbers.
+    ``key_title`` names a bar's key in its tooltip (a key, by default)."""
     room = max(text_width(r["text"], font) for r in records) + 10
     return {
         "autosize": {"type": "fit-x", "contains": "padding"},
@@ -92,6 +94,11 @@ def _bars(
                     **({"tickMinStep": 1, "format": "d"} if whole else {}),
                 },
             },
+            # named in the learner's words (Streamlit's default listed the fields: "key")
+            "tooltip": [
+                {"field": "key", "title": key_title or _("key")},
+                {"field": "text", "title": x_title},
+            ],
         },
         "layer": [
             {"mark": {"type": "bar", "color": "#3b528b", "aria": False}},
@@ -166,9 +173,9 @@ def make_line_chart(
                         "legend": {"title": _("scores"), "orient": "bottom", "columns": 1},
                     },
                     "tooltip": [
-                        {"field": "d"},
-                        {"field": "label", "title": _("label")},
-                        {"field": y, "type": "quantitative", "format": ".4f"},
+                        {"field": "d", "title": _("key dimension d")},
+                        {"field": "label", "title": _("scores")},
+                        {"field": y, "type": "quantitative", "format": ".4f", "title": y_title},
                     ],
                 },
             }
@@ -214,6 +221,7 @@ def make_answer_bars(
             600,
         ),
         x_title=_("learners"),
+        key_title=_("answer"),
         top=max(1, top, *counts),
         font=font,
         height=max(80, math.ceil(font * 2.2) * len(names)),

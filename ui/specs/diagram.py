@@ -175,7 +175,9 @@ def _span() -> dict:
 
 
 def _layer(values: list[dict], mark: dict, encoding: dict) -> dict:
-    return {"data": {"values": values}, "mark": mark, "encoding": encoding}
+    """One layer of the picture; no tooltip: hovering a box showed its pixel fields (x, y,
+    x2, y2), and every number the picture has is printed on it."""
+    return {"data": {"values": values}, "mark": {"tooltip": None, **mark}, "encoding": encoding}
 
 
 def _text(

@@ -24,6 +24,13 @@ from ui.specs import colors, sizing
 from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
 
 LEGEND_TITLES = {"weights": N_("weight"), "scores": N_("score"), "difference": "B − A"}  # by kind
+# An axis title drawn level with the top of the plot, upright (its place across: "titleX").
+AXIS_TITLE = {"titleAngle": 0, "titleBaseline": "bottom", "titleY": -4}
+# The axes' titles of a heatmap whose rows are queries and columns keys (row axis, column axis).
+# Drawn in the corner above the row labels and right of the column labels, they add width,
+# not height: the Playground's weights stay on the first screen.
+QUERY_KEY = (N_("query ↓"), N_("key →"))
+AXES = {"weights": QUERY_KEY, "scores": QUERY_KEY, "difference": QUERY_KEY}  # by kind
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,52 @@ class Heatmap:
     shared: tuple[float, float] | None = None  # a fitted range shared with neighbouring charts
     legend: str = ""  # the legend's title when the kind's own would not say what a colour is
     bound: float | None = None  # a diverging scale's end where no number can pass it (cosines: 1)
+    # The row and column axes' titles, in the learner's words; None: by kind (queries and
+    # keys for weights, scores and differences), () for none.
+    axes: tuple[str, ...] | None = None
+    # Queries left with no weight (their row index and why: "mask" or "dropout").
+    empty_rows: tuple[tuple[int, str], ...] = ()
+
+
+MARKS = {  # what each mark means, in the legend under a chart that draws it
+    "dropped": N_("✕ with a red border: dropped by dropout (its weight set to 0)"),
+    "masked_score": N_("−∞ on grey: masked, the query may not look at this key"),
+    "masked": N_("grey: masked, the query may not look at this key (weight 0)"),
+    "undefined": N_("undef. on grey with a red border: not a number (0/0)"),
+}
+
+
+def marks(heatmap: Heatmap, decimals: int) -> list[str]:
+    """The legend of the marks the chart draws (✕, −∞, grey, red border), one entry each."""
+    texts = {text for row in cell_texts(heatmap, decimals) for text in row}
+    masked = heatmap.masked is not None and any(any(row) for row in heatmap.masked)
+    found = {
+        "dropped": "✕" in texts,
+        "masked_score": masked and heatmap.kind == "scores",
+        "masked": masked and heatmap.kind != "scores",
+        "undefined": "undef." in texts,
+    }
+    return [_(MARKS[name]) for name, drawn in found.items() if drawn]
+
+
+def axis_titles(heatmap: Heatmap) -> tuple[str, str] | None:
+    """The titles of the row axis and the column axis as the chart prints them, or None for
+    a chart without them."""
+    if heatmap.axes is not None:
+        pair = (heatmap.axes[0], heatmap.axes[1]) if len(heatmap.axes) == 2 else None
+    else:
+        pair = (
+            (_(AXES[heatmap.kind][0]), _(AXES[heatmap.kind][1])) if heatmap.kind in AXES else None
+        )
+    return (safe.plain(pair[0], 40), safe.plain(pair[1], 40)) if pair else None
+
+
+def _layout(
+    heatmap: Heatmap, texts: list[str], present: bool, max_width: int
+) -> tuple[sizing.Geometry, bool, bool]:
+    """``sizing.layout`` for this heatmap: its labels, texts and axis titles."""
+    titles = axis_titles(heatmap)
+    return sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width, titles)
 
 
 def description(heatmap: Heatmap) -> str:
@@ -175,7 +228,7 @@ def fits(
     """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
     smaller than its mode's full size, printing its numbers if it can print them at all."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    size, _tilt, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    size, _tilt, printed = _layout(heatmap, texts, present, max_width)
     printable = max(len(heatmap.rows), len(heatmap.columns)) <= sizing.TEXT_LIMIT
     return (
         size.font >= FONT[present] - shrink
@@ -187,7 +240,7 @@ def fits(
 def prints_numbers(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> bool:
     """False when the cells are colour only (too many, or their numbers would not fit)."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    return sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)[2]
+    return _layout(heatmap, texts, present, max_width)[2]
 
 
 def shown_decimals(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> int:
@@ -214,7 +267,8 @@ def make_heatmap(
     rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
     columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
     texts = [str(r["text"]) for r in records]
-    size, tilt, printed = sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width)
+    size, tilt, printed = _layout(heatmap, texts, present, max_width)
+    titles = axis_titles(heatmap)
     low, high = colour_range(heatmap, records)
     stops = colors.SEQUENTIAL if heatmap.kind == "weights" else colors.DIVERGING
     for record in records:
@@ -242,27 +296,43 @@ def make_heatmap(
                 "field": "column",
                 "type": "nominal",
                 "sort": columns,
-                "title": None,
+                "title": titles[1] if titles else None,
                 "axis": {
+                    **AXIS_TITLE,
+                    **column_title_place(
+                        titles, size, plot_width, sizing.label_band(columns, size.axis_font, tilt)
+                    ),
                     "orient": "top",
+                    "labelPadding": sizing.LABEL_PADDING,
                     "labelAngle": -45 if tilt else 0,
                     "labelAlign": "left" if tilt else "center",
                     "labelOverlap": False,
                     # Not the row labels' width: that cut "head 1" to "h…" over one row.
-                    "labelLimit": sizing.label_limit(columns, size.font),
+                    "labelLimit": sizing.label_limit(columns, size.axis_font),
                 },
             },
             "y": {
                 "field": "row",
                 "type": "nominal",
                 "sort": rows,
-                "title": None,
-                "axis": {"labelOverlap": False, "labelLimit": size.label_width},
+                "title": titles[0] if titles else None,
+                "axis": {
+                    **AXIS_TITLE,
+                    **row_title_place(size, sizing.label_band(columns, size.axis_font, tilt)),
+                    "labelOverlap": False,
+                    "labelLimit": size.label_width,
+                },
             },
         },
         "layer": _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
         "config": {
-            "axis": {"labelFontSize": size.font, "domain": False, "ticks": False},
+            "axis": {
+                "labelFontSize": size.axis_font,
+                "titleFontSize": size.axis_font,
+                "titleFontWeight": "normal",
+                "domain": False,
+                "ticks": False,
+            },
             "legend": {
                 "labelFontSize": sizing.smaller(size.font, 1, present),
                 "titleFontSize": sizing.smaller(size.font, 1, present),
@@ -270,6 +340,46 @@ def make_heatmap(
             "view": {"strokeWidth": 0},
         },
     }
+
+
+def row_title_place(size: sizing.Geometry, band: int) -> dict:
+    """Where the rows' axis title goes (``sizing.PLACES``): in the corner above the row
+    labels, ending by the plot; or, "above", from the labels' left edge over the column
+    labels (``band`` pixels tall)."""
+    if size.titles == "above":
+        return {"titleAlign": "left", "titleX": -size.label_width, "titleY": -band - 6}
+    return {"titleAlign": "right", "titleX": -sizing.AXIS_TITLE_GAP // 2}
+
+
+def column_title_place(
+    titles: tuple[str, str] | None, size: sizing.Geometry, plot_width: int, band: int
+) -> dict:
+    """Where the columns' axis title goes: right of the plot, level with its top; in the
+    corner, one line above the rows' title; or, "above", after the rows' title on its line
+    (``sizing.axis_title_room``)."""
+    font = size.axis_font
+    if size.titles == "above":
+        after = math.ceil(sizing.text_width(titles[0], font)) if titles else 0
+        x = -size.label_width + after + 2 * sizing.AXIS_TITLE_GAP
+        return {"titleAlign": "left", "titleX": x, "titleY": -band - 6}
+    if size.titles == "corner":
+        return {
+            "titleAlign": "right",
+            "titleX": -sizing.AXIS_TITLE_GAP // 2,
+            "titleY": -math.ceil(1.5 * font) - 6,
+        }
+    return {"titleAlign": "left", "titleX": plot_width + sizing.AXIS_TITLE_GAP}
+
+
+def tooltip(heatmap: Heatmap) -> list[dict]:
+    """What hovering a cell shows, in the learner's words: its query and key (or row and
+    column) and its value."""
+    named = axis_titles(heatmap) is not None
+    return [
+        {"field": "row", "title": _("query") if named else _("row")},
+        {"field": "column", "title": _("key") if named else _("column")},
+        {"field": "text", "title": _("value")},
+    ]
 
 
 def _heatmap_layers(
@@ -289,7 +399,8 @@ def _heatmap_layers(
             else _("{title} (colours fitted to these numbers)"),
         }[heatmap.scale].format(title=legend_title)
 
-    marked = "datum.dropped || datum.state == 'undefined'"
+    # a masked cell stays plain grey, dropped or not: its weight was 0 before dropout
+    marked = "(datum.dropped && datum.state != 'masked') || datum.state == 'undefined'"
     # Two layers only (Vega draws each layer's marks in its own dataflow): the cells, whose
     # colour and outline follow their state, and their text in its contrasting colour.
     layers: list[dict] = [
@@ -323,11 +434,7 @@ def _heatmap_layers(
                     "value": "white",
                 },
                 "strokeWidth": {"condition": {"test": marked, "value": 2.5}, "value": 1},
-                "tooltip": [
-                    {"field": "row", "title": _("row")},
-                    {"field": "column", "title": _("column")},
-                    {"field": "text", "title": _("value")},
-                ],
+                "tooltip": tooltip(heatmap),
             },
         }
     ]
@@ -354,7 +461,10 @@ def _heatmap_layers(
                         "strokeWidth": halo,
                         "aria": False,
                     },
-                    "encoding": {"text": {"field": "text", "type": "nominal"}},
+                    "encoding": {
+                        "text": {"field": "text", "type": "nominal"},
+                        "tooltip": tooltip(heatmap),
+                    },
                 }
             )
     if printed:
@@ -371,6 +481,9 @@ def _heatmap_layers(
                         "value": colors.BLACK,
                     },
                     "description": {"field": "desc", "type": "nominal"},
+                    # the number over the cell catches the pointer: the cell's own tooltip,
+                    # not Vega's list of every field (column, row, text, desc...)
+                    "tooltip": tooltip(heatmap),
                 },
             }
         )

@@ -17,12 +17,14 @@ MIN_FONT = 9
 # choose 1 herself), before its numbers get smaller than PRESENT_CELL_FONT (a heatmap's cells).
 PRESENT_MIN_DECIMALS = 2
 PRESENT_CELL_FONT = 16
+LEGEND_FONT = 12  # the least a legend or an axis is, however small a wide chart's cells get
 
 
 def smaller(font: int, less: int, present: bool) -> int:
-    """``less`` pixels under ``font`` (a legend, a chart's secondary numbers); projected never
-    under ``PRESENT_CELL_FONT``, the least the back row of a lecture hall reads."""
-    return max(font - less, PRESENT_CELL_FONT) if present else font - less
+    """``less`` pixels under ``font`` (a legend, a chart's secondary numbers), never under
+    ``LEGEND_FONT``; projected never under ``PRESENT_CELL_FONT``, the least the back row of a
+    lecture hall reads."""
+    return max(font - less, PRESENT_CELL_FONT if present else LEGEND_FONT)
 
 
 # Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
@@ -120,13 +122,19 @@ def _pieces(word: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Geometry:
-    """The sizes a heatmap was given (pixels)."""
+    """The sizes a heatmap was given (pixels), and where its axis titles go (``PLACES``)."""
 
     font: int
     cell_width: int
     cell_height: int
     label_width: int
     total_width: int
+    titles: str = "side"
+
+    @property
+    def axis_font(self) -> int:
+        """The axes' labels and titles: the cells' font, never under ``LEGEND_FONT``."""
+        return max(self.font, LEGEND_FONT)
 
 
 def geometry(
@@ -135,26 +143,38 @@ def geometry(
     texts: Sequence[str],
     present: bool,
     max_width: int,
+    titles: tuple[str, str] | None = None,
 ) -> tuple[Geometry, bool]:
     """Cell and label sizes from the printed text; the font shrinks until the chart fits.
 
     Columns are made wide enough for their labels when that fits; otherwise the labels are
-    tilted. Returns the geometry and whether the column labels are tilted.
+    tilted. A chart with axis ``titles`` (rows, columns) keeps room for them beside the plot
+    (``axis_title_room``), or, where that is too wide, on a line above the column labels:
+    projected, a line of height rather than a smaller font (12 tokens' numbers stay at 16 px;
+    in a page's normal mode the height is the first screen's). Returns the geometry and
+    whether the column labels are tilted.
     """
     font = FONT[present]
     rows = [safe.plain(label, LABEL_CHARS) for label in row_labels]
     columns = [safe.plain(label, LABEL_CHARS) for label in column_labels]
     while True:
+        axis = max(font, LEGEND_FONT)  # the labels' and titles' font
         numbers = max(text_width(t, font) for t in texts) + 0.7 * font
-        header = max(text_width(c, font) for c in columns) + 0.6 * font
-        label_width = math.ceil(max(text_width(label, font) for label in rows) + 8)
-        for cell, tilt in ((max(numbers, header), False), (numbers, True)):
-            cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
-            total = label_width + cell_width * len(columns) + 12
-            if total <= max_width:
-                return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
+        header = max(text_width(c, axis) for c in columns) + 0.6 * axis
+        label_width = math.ceil(max(text_width(label, axis) for label in rows) + 8)
+        for above in (False, True) if titles and present else (False,):
+            for cell, tilt in ((max(numbers, header), False), (numbers, True)):
+                cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
+                plot = cell_width * len(columns)
+                place = "above" if above else title_place(columns, axis, tilt)
+                total = label_width + plot + 12
+                total += axis_title_room(titles, label_width, axis, place, plot)
+                height = row_height(font, place)
+                size = Geometry(font, cell_width, height, label_width, total, place)
+                if total <= max_width:
+                    return size, tilt
         if font <= MIN_FONT:
-            return Geometry(font, cell_width, math.ceil(1.95 * font), label_width, total), tilt
+            return size, tilt
         font -= 1
 
 
@@ -164,6 +184,7 @@ def layout(
     texts: Sequence[str],
     present: bool,
     max_width: int,
+    titles: tuple[str, str] | None = None,
 ) -> tuple[Geometry, bool, bool]:
     """A heatmap's geometry, whether its column labels are tilted and whether its cells print
     their numbers (``texts``).
@@ -174,8 +195,66 @@ def layout(
     the table.
     """
     if max(len(row_labels), len(column_labels)) <= TEXT_LIMIT:
-        size, tilt = geometry(row_labels, column_labels, texts, present, max_width)
+        size, tilt = geometry(row_labels, column_labels, texts, present, max_width, titles)
         if size.total_width <= max_width:
             return size, tilt, True
-    size, tilt = geometry(row_labels, column_labels, [""], present, max_width)
+    size, tilt = geometry(row_labels, column_labels, [""], present, max_width, titles)
     return size, tilt, False
+
+
+AXIS_TITLE_GAP = 6  # between an axis's title and the plot (pixels)
+
+
+def tall_band(column_labels: Sequence[str], font: int) -> bool:
+    """True when tilted column labels take about the height of two lines of text: the
+    columns' axis title then fits in the corner above the rows' title (a few pixels more
+    height at most, where the chart's width has none to spare)."""
+    longest = max(text_width(label, font) for label in column_labels)
+    return longest * math.sqrt(0.5) >= 1.5 * font  # a line's room above the rows' title
+
+
+# Where a heatmap's axis titles go: "side", the rows' title in the corner above the row labels
+# and the columns' right of the plot; "corner", both in the corner, the columns' a line above
+# (over tilted labels tall enough, ``tall_band``); "above", both on one line over the column
+# labels, the rows' first (a line of height, and no width beyond the chart's own).
+PLACES = ("side", "corner", "above")
+
+
+def title_place(column_labels: Sequence[str], font: int, tilt: bool) -> str:
+    """The titles' place that costs no height: "corner" over tall tilted labels, else
+    "side"."""
+    return "corner" if tilt and tall_band(column_labels, font) else "side"
+
+
+def row_height(font: int, place: str) -> int:
+    """A heatmap row's height (pixels): its number with room above and below; a little
+    tighter under axis titles "above" the labels, which gives back the line they take (the
+    Playground's 12 rows stay on a 720 px projector's first screen)."""
+    return math.ceil((1.8 if place == "above" else 1.95) * font)
+
+
+LABEL_PADDING = 10  # between the column labels and the plot (pixels; Streamlit's theme's)
+
+
+def label_band(column_labels: Sequence[str], font: int, tilt: bool) -> int:
+    """The height of the column labels over the plot (pixels), their padding included: a
+    line (a glyph's box is 1.3 times its font), or tilted by 45° the diagonal of the
+    longest."""
+    if not tilt:
+        return LABEL_PADDING + math.ceil(1.3 * font)
+    longest = max(text_width(label, font) for label in column_labels)
+    return LABEL_PADDING + math.ceil((longest + font) * math.sqrt(0.5))
+
+
+def axis_title_room(
+    titles: tuple[str, str] | None, label_width: int, font: int, place: str, plot_width: int
+) -> int:
+    """The width axis titles add to a heatmap (pixels), at their ``place`` (``PLACES``)."""
+    if titles is None:
+        return 0
+    rows, columns = (math.ceil(text_width(t, font)) + AXIS_TITLE_GAP for t in titles)
+    if place == "above":
+        return max(0, rows + columns - label_width - plot_width)
+    if place == "corner":
+        return max(0, max(rows, columns) - label_width)
+    return max(0, rows - label_width) + columns
