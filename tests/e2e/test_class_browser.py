@@ -153,7 +153,9 @@ def banner(page) -> str:
     return " ".join(page.locator(ALERT_TEXT).all_inner_texts())
 
 
-def wait_banner(page, pattern: str, timeout: float = 20.0) -> str:
+def wait_banner(page, pattern: str, timeout: float = 45.0) -> str:
+    """The class bar's text once it matches ``pattern`` (a loaded machine's lecture once took
+    over 20 s to show a refused key: the two workers serve six browsers)."""
     screen.wait_for(page, banner, lambda text: re.search(pattern, text) is not None, timeout)
     return banner(page)
 
