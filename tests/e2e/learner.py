@@ -8,6 +8,8 @@ loses characters, so every edit goes through the editor.
 
 from __future__ import annotations
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 from tests.e2e import screen
 
 GRID = '[data-testid="stDataFrame"]'
@@ -124,14 +126,26 @@ def paste_into_cell(page, row: int, column: int, text: str) -> None:
 
 
 def add_row(page) -> None:
-    """The grid's toolbar button "Add row" (a token labelled "new" with zeros)."""
-    grid(page).hover()
-    page.get_by_role("button", name="Add row").click()
+    """The grid's toolbar button "Add row" (a token labelled "new" with zeros).
+
+    The toolbar shows while the pointer is over the grid; on a loaded machine, right after
+    the grid was redrawn, the grid's own scroller once lay over the button for 30 s. Then
+    the pointer leaves the grid and comes back, and the toolbar is drawn afresh."""
+    button = page.get_by_role("button", name="Add row")
+    for _ in range(3):
+        grid(page).hover()
+        try:
+            button.click(timeout=10_000)
+            return
+        except PlaywrightTimeoutError:
+            page.mouse.move(0, 0)
+    raise AssertionError("the grid's Add row button never took a click")
 
 
-def delete_row(page, row: int) -> None:
+def delete_row(page, row: int, refused: bool = False) -> None:
     """Tick the row's marker (left of the label), then press Delete; again until the grid
-    shows one row fewer (a busy machine's grid may miss the click or the key)."""
+    shows one row fewer (a busy machine's grid may miss the click or the key). ``refused``:
+    the app will put the row back (the only token), so Delete is pressed once."""
     table = grid(page)
     rows = table.locator("tr[aria-rowindex]")
     before = rows.count()
@@ -146,6 +160,8 @@ def delete_row(page, row: int) -> None:
             if not screen.wait_for(page, lambda p: ticked.count(), bool, timeout=3):
                 continue
         page.keyboard.press("Delete")
+        if refused:
+            return
         if screen.wait_for(page, lambda p: rows.count(), lambda n: n < before, timeout=3) < before:
             return
     raise AssertionError(f"four tries did not delete row {row} (ticked: {ticked.count()})")

@@ -475,7 +475,7 @@ def test_deleting_the_only_token_is_refused_and_the_grid_keeps_it(server, page):
     solo = expected.summary(expected.settings_of("x=0.5,0.2&tokens=solo"))
     assert screen.summary_text(page) == solo
     assert screen.alerts(page) == []  # once "there is no token 2": the link never asked
-    learner.delete_row(page, 0)
+    learner.delete_row(page, 0, refused=True)
     shown = _wait_for_alert(page, "at least one token")
     assert any("the last one stays" in a for a in shown), shown
     grid = screen.wait_for(page, lambda p: p.evaluate(GRID_TEXT), lambda rows: len(rows) == 1)
