@@ -19,6 +19,7 @@ from ui.blocks.matrix_editor import show_glove_import, show_matrix_editor
 from ui.session import controls, kept_widgets, run_order
 from ui.session.run_order import Page
 from ui.specs import heatmap_chart
+from ui.specs.sizing import LAPTOP
 
 SIDE_WIDTH = int(heatmaps.CONTENT_WIDTH * 0.58)
 PRESENT_SHARE = 0.75  # projected: the weights' share of the row, the knobs have the rest
@@ -31,7 +32,7 @@ def side_by_side(page: Page) -> bool:
     return (
         page.settings.d_in <= 4
         and not page.present
-        and heatmap_chart.fits(weights, decimals=page.decimals, present=False, max_width=SIDE_WIDTH)
+        and heatmap_chart.fits(weights, decimals=page.decimals, look=LAPTOP, max_width=SIDE_WIDTH)
     )
 
 

@@ -26,6 +26,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.e2e import screen  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.screen import wait_idle, wait_ready  # noqa: E402
 from tests.e2e.server import start_server, stop_server  # noqa: E402
@@ -49,7 +50,7 @@ EXTRA = (
 # The join slide's link, as a room's network would give it (192.0.2.0/24 is for documentation).
 JOIN_ADDRESS = "http://192.0.2.10:8501/"
 LAPTOP = {"viewport": {"width": 1280, "height": 720}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE = screen.PHONE  # a phone's screen, touch, and a browser that says it is a phone
 PROJECTOR = {"viewport": {"width": 1920, "height": 1080}}  # a lecture hall's 1080p projector
 # Each page's shots: (suffix, query, device). A phone shows a page's first screen.
 SHOTS = (

@@ -36,7 +36,7 @@ matrix = heatmaps.vectors_heatmap(
 )
 # The matrix beside the plot when it fits there with its numbers; else under it, full width.
 beside = heatmaps.CONTENT_WIDTH * 2 // 5
-if heatmap_chart.fits(matrix, decimals=page.decimals, present=page.present, max_width=beside):
+if heatmap_chart.fits(matrix, decimals=page.decimals, look=page.look, max_width=beside):
     left, right = st.columns([1.3, 1])
 else:
     left, right, beside = st.container(), st.container(), heatmaps.CONTENT_WIDTH
@@ -48,7 +48,7 @@ with left:
         context=trace.output[page.query].tolist(),
         context_label=_("context of {focus}").format(focus=focus),
         decimals=page.decimals,
-        present=page.present,
+        look=page.look,
     )
     st.plotly_chart(figure, key="embedding_3d", config={"displaylogo": False})
     if page.embeddings.d_in != 3:

@@ -89,7 +89,7 @@ for column, (measure, axis, heading, log_y) in zip(st.columns(3), LINE_CHARTS, s
                 "{heading} against the key dimension d, one line each for no scaling, ÷ d and ÷ √d."
             ).format(heading=heading.capitalize()),
             log_y=log_y,
-            present=page.present,
+            look=page.look,
         )
         st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key=f"ch_{measure}", width="stretch")
 

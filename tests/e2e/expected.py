@@ -76,11 +76,18 @@ def cells(
     return shown
 
 
-def weight_cells(settings: Settings, trace: AttentionTrace, head: int = 0) -> dict[str, str]:
+def weight_cells(
+    settings: Settings, trace: AttentionTrace, head: int = 0, decimals: int | None = None
+) -> dict[str, str]:
     """The printed cells of a weights heatmap (after dropout; ✕ where a weight was dropped,
-    unless the mask had already hidden it: that cell reads as masked)."""
+    unless the mask had already hidden it: that cell reads as masked), with the settings'
+    decimals or ``decimals`` (a chart that rounds to keep its type large)."""
     labels = display_labels(trace.tokens)
     dropped = trace.dropped[head] & ~trace.hidden_by_mask if trace.config.dropout_active else None
     return cells(
-        trace.weights_after_dropout[head], labels, labels, int(settings["decimals"]), dropped
+        trace.weights_after_dropout[head],
+        labels,
+        labels,
+        int(settings["decimals"]) if decimals is None else decimals,
+        dropped,
     )

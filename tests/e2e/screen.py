@@ -26,6 +26,19 @@ MAIN = '[data-testid="stMain"]'
 LINK_CODE = f'{SIDEBAR} [data-testid="stCode"]'  # "Link to this view": drawn last on every page
 CHART = '[data-testid="stVegaLiteChart"]'
 ALERT = '[data-testid="stAlert"]'
+# A phone as the app meets one: its screen, touch, and a browser that says it is a phone
+# (Chromium on Android, as Playwright's "Pixel 7" descriptor names itself); the app then draws
+# its charts for a phone's column at 14 px (``ui.session.state.is_phone``).
+PHONE_AGENT = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/130.0.0.0 Mobile Safari/537.36"
+)
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": PHONE_AGENT,
+}
 # One look at the page: is a run requested, running or disconnected; is an element stale or a
 # chart not drawn yet (Vega draws after its element arrives); how many elements are there.
 # Streamlit's app root carries the script's run state and the connection's state as

@@ -390,7 +390,7 @@ def hall(browser, tmp_path_factory) -> Hall:
     hall, contexts, on_worker, sockets = Hall(), [], {}, {}
     try:
         laptop = {"viewport": {"width": 1280, "height": 720}}
-        phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+        phone = screen.PHONE
         teacher = open_app(browser, contexts, local + "/" + TEACHER_VIEW, **laptop)
         learners: list = []
 

@@ -18,7 +18,7 @@ import pytest
 from tests.e2e import learner, screen
 from tests.e2e.audit import SMALL_TEXT_JS
 from ui.session import nav
-from ui.specs.sizing import FONT, PRESENT_CELL_FONT
+from ui.specs.sizing import PRESENT_CELL_FONT, PROJECTOR
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +48,7 @@ def test_stacked_heatmaps_print_their_numbers_at_presentation_size(server, page,
     for wanted in PAGES[name]:
         found = [size for label, size in sizes.items() if wanted in label]
         assert found, (wanted, sorted(sizes))
-        assert min(found) >= FONT[True] - 1, (wanted, sizes)  # 16 px or more
+        assert min(found) >= PROJECTOR.font - 1, (wanted, sizes)  # 16 px or more
 
 
 # Found by a review at 1280x720: the page links, slider values and ticks, tabs, buttons,

@@ -20,7 +20,7 @@ from ui.blocks import heatmaps
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE = screen.PHONE
 TABLET = {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True}
 HEADER = 60  # Streamlit's header bar, opaque on a narrow screen: what lies under it is hidden
 WEIGHTS = '[data-testid="stVegaLiteChart"][aria-label^="Attention weights"] svg'
@@ -39,9 +39,21 @@ def weights_now(page) -> dict[str, str]:
     return screen.heatmap(page, "attention weights")
 
 
-def weights_wanted(page) -> dict[str, str]:
+def weights_wanted(page, phone: bool = False) -> dict[str, str]:
+    """The core's weights for the URL's settings, printed as the page does; on a phone with
+    as many decimals as the chart prints (its type stays 14 px: 2 at the least, the note
+    under it says so)."""
     settings = expected.settings_of(page.url)
-    return expected.weight_cells(settings, expected.trace_of(settings))
+    decimals = None
+    if phone:
+        decimals = min(len(t.split(".")[1]) for t in weights_now(page).values() if "." in t)
+        assert decimals >= 2
+        if decimals < settings["decimals"]:
+            note = f"This chart rounds to {decimals} decimals to stay readable on a phone"
+            assert note in " ".join(
+                page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
+            )
+    return expected.weight_cells(settings, expected.trace_of(settings), decimals=decimals)
 
 
 def in_view(page, selector: str, top: float = 0) -> bool:
@@ -51,12 +63,12 @@ def in_view(page, selector: str, top: float = 0) -> bool:
     return box is not None and box["y"] >= top - 1 and box["y"] + box["height"] <= height + 1
 
 
-def changed_weights(page, before: dict[str, str], step: str) -> None:
+def changed_weights(page, before: dict[str, str], step: str, phone: bool = False) -> None:
     """Wait for the weights to change; they must then be the core's for the URL's settings."""
     shown = screen.wait_for(page, weights_now, lambda now: now != before)
-    screen.wait_for(page, lambda p: weights_now(p) == weights_wanted(p), bool, timeout=10)
+    screen.wait_for(page, lambda p: weights_now(p) == weights_wanted(p, phone), bool, timeout=10)
     assert shown != before, f"{step}: the weights did not change"
-    assert weights_now(page) == weights_wanted(page), step
+    assert weights_now(page) == weights_wanted(page, phone), step
 
 
 @pytest.mark.parametrize("device", [PHONE], indirect=True, ids=["phone"])
@@ -85,7 +97,7 @@ def test_phone_a_tap_on_each_knob_changes_the_weights_in_view(server, device):
     for step, tap in steps:
         before = weights_now(page)
         tap()
-        changed_weights(page, before, step)
+        changed_weights(page, before, step, phone=True)
         assert in_view(page, ".st-key-front_knobs", HEADER), f"{step}: the knobs left the screen"
         assert in_view(page, WEIGHTS, HEADER), f"{step}: the weights left the screen"
         assert page.evaluate(SCROLLED_JS) == scrolled, f"{step}: the page scrolled"
@@ -139,7 +151,8 @@ def test_tablet_a_matrix_cell_is_edited_by_touch(server, device):
     # The screen keyboard's keys, then its Done (Enter), with no pause between them
     # (ui/session/grid_typing.js keeps every key; without it the grid commits an old value).
     page.keyboard.type("0.2\n")
-    changed_weights(page, before, "cell d3 of row 1")
+    phone = page.viewport_size["width"] == PHONE["viewport"]["width"]
+    changed_weights(page, before, "cell d3 of row 1", phone=phone)
     assert expected.settings_of(page.url).rows[0][2] == 0.2, screen.grid_texts(page)
     assert screen.grid_texts(page)[1] == ["Your", "0.43", "0.15", "0.2"]
 

@@ -123,7 +123,9 @@ def legal_links(draw: st.DrawFn, page: str) -> dict[str, str]:
     if draw(st.booleans()):  # RoPE only on heads of an even width
         link["rope"] = "true" if width % 2 == 0 and draw(st.booleans()) else "false"
     if page == "3_Trainable_weights" and link.get("weights_from") == "typed":
-        width = draw(st.integers(1, 4))
+        # typed weights set d_out: RoPE on needs an even width (of an odd one the page shows
+        # the core's message, which names the width: not a legal link)
+        width = draw(st.sampled_from((2, 4) if link.get("rope") == "true" else (1, 2, 3, 4)))
         for name in ("wq", "wk", "wv"):
             link[name] = matrix_text(draw(matrices(d_in, width)))
     if page == "5_Causal_mask" and draw(st.booleans()):

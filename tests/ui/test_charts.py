@@ -29,6 +29,8 @@ VALUE = st.one_of(
     st.sampled_from([0.0, -0.0, 1e-9, 0.99999, math.nan, math.inf, -math.inf]),
 )
 
+LOOKS = (sizing.LAPTOP, sizing.PROJECTOR, sizing.PHONE)  # a laptop's, projected, a phone's
+
 
 @st.composite
 def heatmaps(draw: st.DrawFn) -> heatmap_chart.Heatmap:
@@ -73,19 +75,18 @@ def records(spec: dict) -> list[dict]:
 @given(
     heatmap=heatmaps(),
     decimals=st.integers(1, 6),
-    present=st.booleans(),
+    look=st.sampled_from(LOOKS),
     max_width=st.integers(120, 1400),
 )
 def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
-    heatmap, decimals, present, max_width
+    heatmap, decimals, look, max_width
 ):
-    spec = heatmap_chart.make_heatmap(
-        heatmap, decimals=decimals, present=present, max_width=max_width
-    )
+    spec = heatmap_chart.make_heatmap(heatmap, decimals=decimals, look=look, max_width=max_width)
     font = spec["title"]["fontSize"] - 3  # the cells' font the chart chose
-    assert sizing.MIN_FONT <= font <= sizing.FONT[present]
-    axis = spec["config"]["axis"]["labelFontSize"]  # the axes never under 12 px (issue 53)
-    assert axis == max(font, sizing.LEGEND_FONT) == spec["config"]["axis"]["titleFontSize"]
+    assert look.number_floor <= font <= look.font
+    # the axes never under 12 px, 14 on a phone, 16 projected (issues 52, 53)
+    axis = spec["config"]["axis"]["labelFontSize"]
+    assert axis == max(font, look.least) == spec["config"]["axis"]["titleFontSize"]
     columns = len(heatmap.columns)
     cell = spec["width"] / columns
     rows = len(heatmap.rows)
@@ -94,24 +95,24 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     if printed(spec):
         assert all(cell >= sizing.text_width(text, font) for text in texts)
     elif max(len(heatmap.rows), columns) <= sizing.TEXT_LIMIT:  # colour only: no room
-        assert _width_at(sizing.MIN_FONT, heatmap, texts, present) > max_width
+        assert _width_at(look.number_floor, heatmap, texts, look) > max_width
     label_width = spec["encoding"]["y"]["axis"]["labelLimit"]
     place = title_place(spec)
     titles = sizing.axis_title_room(
         heatmap_chart.axis_titles(heatmap), label_width, axis, place, spec["width"]
     )
     total = spec["width"] + label_width + 12 + titles
-    smallest = _width_at(sizing.MIN_FONT, heatmap, texts if printed(spec) else [""], present)
+    smallest = _width_at(look.number_floor, heatmap, texts if printed(spec) else [""], look)
     if smallest <= max_width:
         assert total <= max_width
-    if font > sizing.MIN_FONT:
+    if font > look.number_floor:
         assert total <= max_width  # the font only shrinks while the chart does not fit
 
 
 @settings(max_examples=10, deadline=None)
-@given(st.integers(1, 3), st.booleans())
+@given(st.integers(1, 3), st.sampled_from(LOOKS))
 def test_a_colour_only_heatmap_prints_a_tapped_cells_number_and_a_printed_one_does_not(
-    decimals, present
+    decimals, look
 ):
     """Colour only (17 tokens): a click or tap selects one cell (by row and column, never
     cleared by a second quick tap), and two text layers show only that cell's number: a
@@ -120,7 +121,7 @@ def test_a_colour_only_heatmap_prints_a_tapped_cells_number_and_a_printed_one_do
     labels = [f"t{i}" for i in range(17)]
     values = [[(i * j % 7) / 7 for j in range(17)] for i in range(17)]
     wide = heatmap_chart.Heatmap(values, labels, labels, "weights", "w", "w")
-    spec = heatmap_chart.make_heatmap(wide, decimals=decimals, present=present, max_width=800)
+    spec = heatmap_chart.make_heatmap(wide, decimals=decimals, look=look, max_width=800)
     assert not printed(spec)
     (selection,) = spec["layer"][0]["params"]
     assert selection["select"] == {
@@ -130,11 +131,11 @@ def test_a_colour_only_heatmap_prints_a_tapped_cells_number_and_a_printed_one_do
     for layer in (halo, ink):
         assert layer["transform"] == [{"filter": {"param": "tapped", "empty": False}}]
         assert layer["encoding"]["text"]["field"] == "text"
-        assert layer["mark"]["fontSize"] > sizing.FONT[False]
+        assert layer["mark"]["fontSize"] > max(sizing.LAPTOP.font, look.least)
     assert (halo["mark"]["strokeWidth"], ink["mark"]["color"]) == (4, colors.BLACK)
     small = [row[:6] for row in values[:6]]
     six = heatmap_chart.Heatmap(small, labels[:6], labels[:6], "weights", "w", "w")
-    spec = heatmap_chart.make_heatmap(six, decimals=decimals, present=present, max_width=800)
+    spec = heatmap_chart.make_heatmap(six, decimals=decimals, look=look, max_width=800)
     assert printed(spec) and tap_layers(spec) == [] and "params" not in spec["layer"][0]
 
 
@@ -143,17 +144,21 @@ def printed(spec: dict) -> bool:
     return any(layer["mark"]["type"] == "text" for layer in layers(spec))
 
 
-def _width_at(font: int, heatmap: heatmap_chart.Heatmap, texts: list[str], present: bool) -> int:
+def _width_at(
+    font: int, heatmap: heatmap_chart.Heatmap, texts: list[str], look: sizing.Look
+) -> int:
     """The narrowest the chart can be at ``font``: tilted headers, cells as wide as numbers,
-    and (projected only) axis titles on the line above the column labels."""
-    axis = max(font, sizing.LEGEND_FONT)
+    and (projected or on a phone) axis titles on the line above the column labels."""
+    axis = max(font, look.least)
     labels = [heatmap_chart.safe.plain(r, sizing.LABEL_CHARS) for r in heatmap.rows]
     numbers = max(sizing.text_width(t, font) for t in texts) + 0.7 * font
     cell = max(math.ceil(numbers), math.ceil(2.2 * font))
     label = math.ceil(max(sizing.text_width(r, axis) for r in labels) + 8)
     plot = cell * len(heatmap.columns)
     columns = [heatmap_chart.safe.plain(c, sizing.LABEL_CHARS) for c in heatmap.columns]
-    places = [sizing.title_place(columns, axis, tilt=True)] + (["above"] if present else [])
+    places = [sizing.title_place(columns, axis, tilt=True)] + (
+        ["above"] if look.least_numbers else []
+    )
     titles = min(
         sizing.axis_title_room(heatmap_chart.axis_titles(heatmap), label, axis, place, plot)
         for place in places
@@ -171,18 +176,16 @@ def title_place(spec: dict) -> str:
 
 
 @pytest.mark.skipif(not DEJAVU.exists(), reason="DejaVu Sans is not installed")
-@pytest.mark.parametrize("present", [False, True])
+@pytest.mark.parametrize("look", LOOKS, ids=("laptop", "projector", "phone"))
 @pytest.mark.parametrize("count", [1, 6, 12])
-def test_cells_are_wider_than_their_numbers_in_a_real_font(count, present):
+def test_cells_are_wider_than_their_numbers_in_a_real_font(count, look):
     from PIL import ImageFont
 
     values = [[(-1) ** (i + j) * 1234.56789 / (i + 1) for j in range(count)] for i in range(count)]
     labels = [f"t{i}" for i in range(count)]
     for decimals in range(1, 7):
         heatmap = heatmap_chart.Heatmap(values, labels, labels, "scores", "s", "d")
-        spec = heatmap_chart.make_heatmap(
-            heatmap, decimals=decimals, present=present, max_width=880
-        )
+        spec = heatmap_chart.make_heatmap(heatmap, decimals=decimals, look=look, max_width=880)
         font = spec["title"]["fontSize"] - 3  # the cells' font
         glyphs = ImageFont.truetype(str(DEJAVU), font)
         widest = max(glyphs.getlength(r["text"]) for r in records(spec))
@@ -201,18 +204,22 @@ def test_a_projected_sentence_of_13_tokens_prints_fewer_decimals_at_the_projecto
     labels += ["my·11", "crew", "[SEP]"]
     values = [[0.0761 + 0.0003 * ((i * j) % 5) for j in range(13)] for i in range(13)]
     heatmap = heatmap_chart.Heatmap(values, labels, labels, "weights", "softmax", "d")
-    four = heatmap_chart.make_heatmap(heatmap, decimals=4, present=True, max_width=800)
+    four = heatmap_chart.make_heatmap(heatmap, decimals=4, look=sizing.PROJECTOR, max_width=800)
     assert cell_font(four) is not None and cell_font(four) < sizing.PRESENT_CELL_FONT
-    assert heatmap_chart.shown_decimals(heatmap, decimals=4, present=False, max_width=800) == 4
+    assert heatmap_chart.shown_decimals(heatmap, decimals=4, look=sizing.LAPTOP, max_width=800) == 4
     # Fewer decimals, as many as fit at the projector's size (with the axes' "query ↓" and
     # "key →" beside the cells, 2 here), never under 2.
-    shown = heatmap_chart.shown_decimals(heatmap, decimals=4, present=True, max_width=800)
+    shown = heatmap_chart.shown_decimals(heatmap, decimals=4, look=sizing.PROJECTOR, max_width=800)
     assert 2 <= shown < 4
-    fewer = heatmap_chart.make_heatmap(heatmap, decimals=shown, present=True, max_width=800)
+    fewer = heatmap_chart.make_heatmap(
+        heatmap, decimals=shown, look=sizing.PROJECTOR, max_width=800
+    )
     assert cell_font(fewer) >= sizing.PRESENT_CELL_FONT
     assert records(fewer)[0]["text"] == f"{0.0761:.{shown}f}"
     if shown < 3:  # one decimal more would not have fitted
-        more = heatmap_chart.make_heatmap(heatmap, decimals=shown + 1, present=True, max_width=800)
+        more = heatmap_chart.make_heatmap(
+            heatmap, decimals=shown + 1, look=sizing.PROJECTOR, max_width=800
+        )
         assert cell_font(more) is not None and cell_font(more) < sizing.PRESENT_CELL_FONT
     # Six tokens fit at full size: the page's decimals, whatever they are.
     small = heatmap_chart.Heatmap(
@@ -220,7 +227,7 @@ def test_a_projected_sentence_of_13_tokens_prints_fewer_decimals_at_the_projecto
     )
     for decimals in range(1, 7):
         assert heatmap_chart.shown_decimals(
-            small, decimals=decimals, present=True, max_width=800
+            small, decimals=decimals, look=sizing.PROJECTOR, max_width=800
         ) == (decimals)
 
 
@@ -229,18 +236,22 @@ def test_a_projected_sentence_of_13_tokens_prints_fewer_decimals_at_the_projecto
 def test_projected_charts_round_only_to_reach_the_projected_size_and_never_below_2(
     heatmap, decimals, width
 ):
-    shown = heatmap_chart.shown_decimals(heatmap, decimals=decimals, present=True, max_width=width)
+    shown = heatmap_chart.shown_decimals(
+        heatmap, decimals=decimals, look=sizing.PROJECTOR, max_width=width
+    )
     assert shown <= decimals
     if shown < decimals:
         assert shown >= sizing.PRESENT_MIN_DECIMALS
-        shrink = sizing.FONT[True] - sizing.PRESENT_CELL_FONT
+        shrink = sizing.PROJECTOR.font - sizing.PRESENT_CELL_FONT
         assert not heatmap_chart.fits(
-            heatmap, decimals=decimals, present=True, max_width=width, shrink=shrink
+            heatmap, decimals=decimals, look=sizing.PROJECTOR, max_width=width, shrink=shrink
         )
-        spec = heatmap_chart.make_heatmap(heatmap, decimals=shown, present=True, max_width=width)
+        spec = heatmap_chart.make_heatmap(
+            heatmap, decimals=shown, look=sizing.PROJECTOR, max_width=width
+        )
         assert printed(spec) and cell_font(spec) >= sizing.PRESENT_CELL_FONT
     assert heatmap_chart.shown_decimals(
-        heatmap, decimals=decimals, present=False, max_width=width
+        heatmap, decimals=decimals, look=sizing.LAPTOP, max_width=width
     ) == (decimals)
 
 
@@ -485,7 +496,7 @@ def test_a_class_answers_chart_prints_counts_and_shares_and_says_them_in_its_des
     assert spec["encoding"]["y"]["sort"][1] == "B. **2w**"  # chart text is never Markdown
     assert "3 answers" in spec["description"] and "B. **2w**: 2 (67 %)" in spec["description"]
     assert spec["encoding"]["x"]["axis"]["tickMinStep"] == 1
-    one = make_answer_bars([0, 1], ["w", "2w"], title="Answers", present=True, top=5)
+    one = make_answer_bars([0, 1], ["w", "2w"], title="Answers", look=sizing.PROJECTOR, top=5)
     assert "1 answer." in one["description"] and "1 answers" not in one["description"]
     assert one["encoding"]["x"]["scale"]["domain"] == [0, 5]  # two votes share one axis
     assert one["encoding"]["x"]["axis"]["labelFontSize"] >= 16  # read on the projector

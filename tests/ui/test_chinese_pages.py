@@ -47,7 +47,7 @@ def test_hovering_any_cell_shows_its_query_key_and_value_in_the_learners_languag
     """Hovering a printed number showed Vega's own list of the record's fields ("column Your,
     row Your, text 0.1551, desc …"), in both languages: every layer now names its tooltip."""
     import translation
-    from ui.specs import heatmap_chart
+    from ui.specs import heatmap_chart, sizing
 
     values = [[0.25, 0.75], [0.5, 0.5]]
     for count, printed in ((2, True), (20, False)):  # numbers printed, and colour only
@@ -57,7 +57,7 @@ def test_hovering_any_cell_shows_its_query_key_and_value_in_the_learners_languag
         with translation.speaking("zh_CN"):
             spec = heatmap_chart.make_heatmap(heatmap, decimals=4, max_width=600)
         assert (
-            heatmap_chart.prints_numbers(heatmap, decimals=4, present=False, max_width=600)
+            heatmap_chart.prints_numbers(heatmap, decimals=4, look=sizing.LAPTOP, max_width=600)
             is printed
         )
         for layer in spec["layer"]:

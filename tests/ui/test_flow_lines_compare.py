@@ -22,7 +22,7 @@ from attention_core.knobs.settings import Settings
 from tests.ui.apptest import as_read
 from tests.ui.vega import chart_specs, records
 from ui.blocks import compare, heatmaps, weights_view
-from ui.specs import flow_picture, lines
+from ui.specs import flow_picture, lines, sizing
 from ui.specs.flow_layout import footprint
 
 MAIN = weights_view.MAIN_WIDTH
@@ -183,13 +183,13 @@ def _rectangle(box, size) -> tuple[float, float, float, float]:
     return left, top, box.x + footprint(box, size), box.y + box.rows * size.cell_height
 
 
-@pytest.mark.parametrize("present", [False, True])
+@pytest.mark.parametrize("look", [sizing.LAPTOP, sizing.PROJECTOR, sizing.PHONE])
 @pytest.mark.parametrize("tokens", [1, 2, 6, 12])
 @pytest.mark.parametrize(
     ("heads", "layout", "d_in"),
     [(1, "split", 3), (2, "split", 16), (4, "wrapper", 1), (8, "split", 5), (8, "wrapper", 16)],
 )
-def test_the_picture_fits_the_column_and_nothing_overlaps(present, tokens, heads, layout, d_in):
+def test_the_picture_fits_the_column_and_nothing_overlaps(look, tokens, heads, layout, d_in):
     settings = settings_of(
         preset="random",
         num_tokens=str(tokens),
@@ -203,9 +203,7 @@ def test_the_picture_fits_the_column_and_nothing_overlaps(present, tokens, heads
     trace = trace_of(settings)
     numbers = flow_numbers(trace, tokens - 1, heads - 1)
     labels = display_labels(trace.tokens)
-    fitted = flow_picture.fit(
-        numbers, labels, trace.config, decimals=4, present=present, max_width=MAIN
-    )
+    fitted = flow_picture.fit(numbers, labels, trace.config, decimals=4, look=look, max_width=MAIN)
     assert fitted.width <= MAIN
     assert fitted.size.font >= flow_picture.MIN_FONT
     rectangles = {key: _rectangle(box, fitted.size) for key, box in fitted.boxes.items()}
@@ -215,15 +213,15 @@ def test_the_picture_fits_the_column_and_nothing_overlaps(present, tokens, heads
     assert all(r[0] >= 0 and r[1] >= 0 for r in rectangles.values())
 
 
-@pytest.mark.parametrize(("present", "font"), [(False, 13), (True, 14)])
-def test_the_books_example_is_drawn_at_full_size(present, font):
+@pytest.mark.parametrize(("look", "font"), [(sizing.LAPTOP, 13), (sizing.PROJECTOR, 14)])
+def test_the_books_example_is_drawn_at_full_size(look, font):
     trace = trace_of(settings_of())
     fitted = flow_picture.fit(
         flow_numbers(trace, 1),
         display_labels(trace.tokens),
         trace.config,
         decimals=4,
-        present=present,
+        look=look,
         max_width=MAIN,
     )
     assert fitted.size.font >= font
@@ -248,7 +246,7 @@ def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimal
     on_screen = flow_picture.fit(numbers, labels, trace.config, decimals=decimals, max_width=MAIN)
     assert on_screen.decimals == decimals  # a screen up close keeps every digit
     fitted = flow_picture.fit(
-        numbers, labels, trace.config, decimals=decimals, present=True, max_width=MAIN
+        numbers, labels, trace.config, decimals=decimals, look=sizing.PROJECTOR, max_width=MAIN
     )
     assert fitted.decimals == printed and fitted.width <= MAIN
     assert fitted.size.font >= flow_picture.PRESENT_LEAST_FONT  # 16 px needs more width
@@ -269,7 +267,7 @@ def test_projected_at_1024_px_the_picture_prints_16_px_numbers_with_fewer_decima
     numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
     width = heatmaps.PRESENT_WIDTH
     fitted = flow_picture.fit(
-        numbers, labels, trace.config, decimals=6, present=True, max_width=width
+        numbers, labels, trace.config, decimals=6, look=sizing.PROJECTOR, max_width=width
     )
     assert fitted.width <= width and fitted.decimals == 2
     assert fitted.size.font >= 16 and fitted.size.arrow_font >= 16

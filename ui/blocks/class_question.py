@@ -167,7 +167,7 @@ def show_histograms(
         zip(st.columns(len(rounds)), rounds, strict=True)
     ):
         with column:
-            spec = make_answer_bars(shown, choices, title=title, present=page.present, top=top)
+            spec = make_answer_bars(shown, choices, title=title, look=page.look, top=top)
             st.vega_lite_chart(
                 vega_spec(spec), width="stretch", key=f"class_answers_{key}_{number}"
             )

@@ -37,7 +37,8 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
         page.labels,
         trace.config,
         decimals=page.decimals,
-        present=page.present,
+        look=page.look,
+        # on a phone at its 14 px type, in a box that scrolls sideways (the laptop's width)
         max_width=heatmaps.PRESENT_WIDTH if page.present else MAIN_WIDTH,
     )
     spec = flow_picture.picture(fitted, numbers, page.labels, stage)
@@ -45,10 +46,10 @@ def show_flow(page: Page, trace: AttentionTrace, head: int, stage: int) -> FlowN
     # first screen; otherwise it follows the picture.
     above = st.container()
     st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key="flow_picture", width="content")
-    if fitted.decimals < page.decimals:  # projected: larger type rather than more digits
+    if fitted.decimals < page.decimals:  # projected or a phone: larger type, not more digits
         st.caption(
             heatmaps.rounding_note(
-                _("The picture"), fitted.decimals, page.decimals, _("*Show as tables*")
+                page, _("The picture"), fitted.decimals, page.decimals, _("*Show as tables*")
             )
         )
     with above if page.present else st.container(), st.container(key="flow_stage_text"):

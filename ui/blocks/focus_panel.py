@@ -54,7 +54,7 @@ def show_focus(page: Page, trace: AttentionTrace, head: int = 0, with_summary: b
                 query=query + 1, count=len(labels)
             ),
             decimals=page.decimals,
-            present=page.present,
+            look=page.look,
         )
         st.vega_lite_chart(spec=vega_spec(spec), key="focus_bars", width="stretch")
     with formula:

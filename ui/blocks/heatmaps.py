@@ -22,7 +22,7 @@ from ui.blocks import sentences
 from ui.session import kept_widgets
 from ui.session.run_order import Page
 from ui.specs import heatmap_chart, tables
-from ui.specs.sizing import FONT, PRESENT_CELL_FONT
+from ui.specs.sizing import PHONE
 
 SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
 
@@ -30,6 +30,9 @@ CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pix
 # Projected the sidebar is folded: the main column at the narrowest projector, 1024 × 768
 # (1120 px at 1280 × 720, 1760 at 1920 × 1080).
 PRESENT_WIDTH = 864
+# On a phone charts are drawn for its column (not drawn for a laptop and scaled down): the
+# narrowest common phone, 360 px wide, less the page's margins (1 rem each side).
+PHONE_WIDTH = 328
 
 
 def difference(value: float, digits: int = 1) -> str:
@@ -67,17 +70,18 @@ def show_heatmap(
 ) -> None:
     """One heatmap, what its colours mean, and (unless ``table`` is False: the caller shows
     it) its numbers as a table on request."""
+    max_width = room(page, max_width)
     decimals = heatmap_chart.shown_decimals(
-        heatmap, decimals=page.decimals, present=page.present, max_width=max_width
+        heatmap, decimals=page.decimals, look=page.look, max_width=max_width
     )
     spec = heatmap_chart.make_heatmap(
-        heatmap, decimals=decimals, present=page.present, max_width=max_width
+        heatmap, decimals=decimals, look=page.look, max_width=max_width
     )
     st.vega_lite_chart(spec=vega_spec(spec), key=key, width="content")
     if decimals < page.decimals:
-        st.caption(rounding_note(_("This chart"), decimals, page.decimals, _("its table")))
+        st.caption(rounding_note(page, _("This chart"), decimals, page.decimals, _("its table")))
     if not heatmap_chart.prints_numbers(
-        heatmap, decimals=decimals, present=page.present, max_width=max_width
+        heatmap, decimals=decimals, look=page.look, max_width=max_width
     ):
         st.caption(_(COLOUR_ONLY))
     show_marks(page, heatmap, decimals)
@@ -128,12 +132,20 @@ COLOUR_ONLY = N_(
 )
 
 
-def rounding_note(what: str, shown: int, decimals: int, tables: str) -> str:
-    """Why a projected picture prints fewer decimals than the page's, and where they all are."""
-    return _(
-        "{what} rounds to {shown} decimals so that its type stays large enough to read "
-        "when projected; {tables} gives every number to {decimals}."
-    ).format(what=what, shown=shown, tables=tables, decimals=decimals)
+def rounding_note(page: Page, what: str, shown: int, decimals: int, tables: str) -> str:
+    """Why a picture prints fewer decimals than the page's (projected, or on a phone), and
+    where they all are."""
+    if page.present:
+        note = _(
+            "{what} rounds to {shown} decimals so that its type stays large enough to read "
+            "when projected; {tables} gives every number to {decimals}."
+        )
+    else:
+        note = _(  # short: on a phone it stands between the weights and the matrix
+            "{what} rounds to {shown} decimals to stay readable on a phone; {tables} gives "
+            "all {decimals}."
+        )
+    return note.format(what=what, shown=shown, tables=tables, decimals=decimals)
 
 
 def show_tables(
@@ -254,32 +266,42 @@ def halves(
     if fits_beside(page, heatmap, half, shrink=0):
         left, right = st.columns(2)
         return left, right, half
-    return st.container(), st.container(), CONTENT_WIDTH
+    return st.container(), st.container(), main_width(page)
 
 
 def main_width(page: Page) -> int:
     """The width charts side by side share: the main column with the sidebar open, or
-    projected (the sidebar folded) at the narrowest projector."""
-    return PRESENT_WIDTH if page.present else CONTENT_WIDTH
+    projected (the sidebar folded) at the narrowest projector, or a phone's column."""
+    if page.present:
+        return PRESENT_WIDTH
+    return room(page, CONTENT_WIDTH)
+
+
+def room(page: Page, width: int) -> int:
+    """The width a chart meant for ``width`` pixels is drawn for: on a phone, no wider than
+    its column (``PHONE_WIDTH``), so that its text keeps the phone's size."""
+    return min(width, PHONE_WIDTH) if page.look is PHONE else width
 
 
 def fits_beside(page: Page, heatmap: heatmap_chart.Heatmap, width: int, shrink: int) -> bool:
     """Whether ``heatmap`` fits ``width`` with its type at most ``shrink`` pixels under full
-    size; projected, at ``PRESENT_CELL_FONT`` or more with the decimals it would then print
-    (``heatmap_chart.shown_decimals``), so that views side by side stay side by side."""
-    if not page.present:
+    size; projected or on a phone, at the look's ``least_numbers`` or more with the decimals
+    it would then print (``heatmap_chart.shown_decimals``), so that views side by side stay
+    side by side."""
+    look = page.look
+    if look.least_numbers is None:
         return heatmap_chart.fits(
-            heatmap, decimals=page.decimals, present=False, max_width=width, shrink=shrink
+            heatmap, decimals=page.decimals, look=look, max_width=width, shrink=shrink
         )
     decimals = heatmap_chart.shown_decimals(
-        heatmap, decimals=page.decimals, present=True, max_width=width
+        heatmap, decimals=page.decimals, look=look, max_width=width
     )
     return heatmap_chart.fits(
         heatmap,
         decimals=decimals,
-        present=True,
+        look=look,
         max_width=width,
-        shrink=FONT[True] - PRESENT_CELL_FONT,
+        shrink=look.font - look.least_numbers,
     )
 
 

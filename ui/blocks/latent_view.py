@@ -228,7 +228,7 @@ def _show_memory_chart(page: Page, steps) -> None:
         description=_(
             "The KV cache grows by a key and a value per token; the state stays {size} B."
         ).format(size=steps[-1].state_bytes),
-        present=page.present,
+        look=page.look,
     )
     st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key="delta_memory", width="stretch")
     with st.expander(_("Show as table")):

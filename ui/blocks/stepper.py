@@ -20,8 +20,11 @@ def sticky_css(prefix: str, name: str) -> str:
     """On a phone: the choice on a row of its own, the two buttons under it, all kept at the
     top, in reach, while the learner scrolls what they step through."""
     box = f".stApp .st-key-{prefix}_stepper"
+    # Streamlit wraps a keyed container in a box of its own height: that wrapper is what
+    # sticks, within the page's column (the container itself had no room to move).
+    wrapper = f'.stApp [data-testid="stLayoutWrapper"]:has(> .st-key-{prefix}_stepper)'
     return f"""@media (max-width: 640px) {{
-{box} {{ position: sticky; top: 3.75rem; z-index: 5; background: #fff; padding: 0.4rem 0; }}
+{wrapper} {{ position: sticky; top: 3.75rem; z-index: 5; background: #fff; padding: 0.4rem 0; }}
 {box} [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; row-gap: 0.5rem; }}
 {box} [data-testid="stColumn"]
   {{ flex: 1 1 calc(50% - 1rem) !important; min-width: calc(50% - 1rem) !important; }}

@@ -64,9 +64,9 @@ def show_lines(page: Page, chart: lines.Lines, key: str, max_width: int) -> None
     spec = lines.make_lines(
         chart,
         decimals=page.decimals,
-        present=page.present,
+        look=page.look,
         isolate=isolate,
-        max_width=int(max_width * MEASURED),
+        max_width=heatmaps.room(page, int(max_width * MEASURED)),
     )
     st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key=key, width="content")
     if not page.present:

@@ -35,6 +35,7 @@ from attention_core.knobs.table import PARAMS
 from translation import _
 from ui import safe
 from ui.session import controls, kept_widgets, message_queue, nav, state
+from ui.specs import sizing
 
 T = TypeVar("T")
 LOG = logging.getLogger("attention_dashboard")
@@ -164,6 +165,12 @@ BASE_CSS = """
 # A clicker's PageDown and PageUp scroll the main area wherever the focus was left (the
 # script says why); a page's stepper keeps them.
 _CLICKER_KEYS = Path(__file__).with_name("clicker_keys.js").read_text(encoding="utf-8")
+# On a phone the charts are drawn for its column at 14 px (``ui.specs.sizing.PHONE``): one
+# that is still wider (Flow's picture, a long sentence's heatmap) scrolls at that size rather
+# than being drawn smaller.
+PHONE_CSS = """
+.stApp [data-testid="stVegaLiteChart"] > svg { width: auto; }
+"""
 PRESENT_CSS = """
 /* Projected the sidebar is folded (st.set_page_config in setup): its arrow sits left of the
    page's margin, so the bar that holds it need not cover the title's line. */
@@ -217,11 +224,17 @@ class Page:
     settings: Settings
     trace: AttentionTrace
     notices: tuple[str, ...]
+    phone: bool = False  # the browser says it is a phone (``state.is_phone``)
 
     @property
     def present(self) -> bool:
         """True in presentation mode (larger type, less prose)."""
         return bool(self.settings["present"])
+
+    @property
+    def look(self) -> sizing.Look:
+        """How charts size their text: projected, on a phone, or on a laptop."""
+        return sizing.look_of(self.present, self.phone)
 
     @property
     def query(self) -> int:
@@ -315,7 +328,9 @@ def setup(file: str) -> Page:
     settings = state.current_settings()  # a first run may have taken the browser's values
     # Projected, the sidebar folds away (its arrow opens it): the page has the screen's width.
     st.set_page_config(initial_sidebar_state="collapsed" if settings["present"] else "auto")
-    st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
+    phone = not settings["present"] and state.is_phone()
+    extra = PRESENT_CSS if settings["present"] else PHONE_CSS if phone else ""
+    st.html(f"<style>{BASE_CSS}{extra}</style>")
     _mark_language(language)
     _fold_sidebar(bool(settings["present"]))
     kept_widgets.keep_typed_keys()
@@ -382,7 +397,7 @@ def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
         )
     if failure:
         notices.append(failure)
-    return Page(info, settings, trace, tuple(notices))
+    return Page(info, settings, trace, tuple(notices), phone=state.is_phone())
 
 
 def views(page: Page, draw: Callable[[Page], None]) -> None:

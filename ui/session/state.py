@@ -17,7 +17,7 @@ The read phase of every run, in one place (:func:`begin`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -203,6 +203,18 @@ def _named_page(notice: Notice) -> Notice:
 def browser_language() -> str | None:
     """The browser's language, when the app speaks it (``st.context.locale``: "zh-CN")."""
     return translation.normalize(st.context.locale)
+
+
+def is_phone(headers: Mapping[str, str] | None = None) -> bool:
+    """True when the browser says it runs on a phone: Chromium's ``Sec-CH-UA-Mobile: ?1``
+    hint, or "Mobi" in its user agent (what MDN advises to look for; an iPad's Safari says
+    "Mobile" too, and is left out: it has a tablet's width). A tablet or a laptop, however
+    narrow its window, gets a laptop's charts, drawn smaller to fit (the page's CSS)."""
+    headers = st.context.headers if headers is None else headers
+    if headers.get("Sec-CH-UA-Mobile", "").strip() == "?1":
+        return True
+    agent = headers.get("User-Agent", "")
+    return "Mobi" in agent and "iPad" not in agent
 
 
 def session_language() -> str:

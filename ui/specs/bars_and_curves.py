@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from attention_core.formatting import counted, format_number
 from translation import _
 from ui import safe
-from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, text_width
+from ui.specs.sizing import LABEL_CHARS, LAPTOP, PADDING, Look, smaller, text_width
 
 LINE_COLORS = ("#1b9e77", "#d95f02", "#7570b3")  # Dark2: distinguishable without red-green
 
@@ -22,10 +22,10 @@ def make_weight_bars(
     title: str,
     description: str,
     decimals: int,
-    present: bool = False,
+    look: Look = LAPTOP,
 ) -> dict:
     """Horizontal bars of one query's weights, with the numbers printed (a Vega-Lite dict)."""
-    font = FONT[present]
+    font = look.font
     labels = [safe.plain(label, LABEL_CHARS) for label in labels]
     top = max(1.0, max((w for w in weights if math.isfinite(w)), default=0.0))
     records = [
@@ -44,7 +44,7 @@ def make_weight_bars(
         description=safe.plain(description, 300),
         x_title=_("weight"),
         top=top,
-        font=font,
+        look=look,
         height=max(100, math.ceil(font * 2) * len(labels)),
         label_limit=160,
     )
@@ -58,7 +58,7 @@ def _bars(
     description: str,
     x_title: str,
     top: float,
-    font: int,
+    look: Look,
     height: int,
     label_limit: int,
     whole: bool = False,
@@ -67,6 +67,7 @@ def _bars(
     """Horizontal bars of ``records`` (key, weight, text, desc), in the order of ``keys``,
     each with its text printed at its end; ``whole``: the axis counts in whole numbers.
     ``key_title`` names a bar's key in its tooltip (a key, by default)."""
+    font = look.font
     room = max(text_width(r["text"], font) for r in records) + 10
     return {
         "autosize": {"type": "fit-x", "contains": "padding"},
@@ -89,8 +90,8 @@ def _bars(
                 "scale": {"domain": [0, top]},
                 "title": x_title,
                 "axis": {
-                    "labelFontSize": font - 1,
-                    "titleFontSize": font - 1,
+                    "labelFontSize": smaller(font, 1, look),
+                    "titleFontSize": smaller(font, 1, look),
                     **({"tickMinStep": 1, "format": "d"} if whole else {}),
                 },
             },
@@ -118,15 +119,21 @@ def _bars(
     }
 
 
-def curves_frame(title: str, description: str, present: bool) -> dict:
-    """What every chart of lines shares: its size, title and screen-reader description."""
+def curves_frame(title: str, description: str, look: Look) -> dict:
+    """What every chart of lines shares: its size, title, screen-reader description, and its
+    axes' and legend's type (a size under the lines', never under the look's least)."""
+    text = smaller(look.font, 1, look)
     return {
+        "config": {
+            "axis": {"labelFontSize": text, "titleFontSize": text},
+            "legend": {"labelFontSize": text, "titleFontSize": text},
+        },
         "autosize": {"type": "fit-x", "contains": "padding"},
         "padding": PADDING,
         "description": safe.plain(description, 300),
         "width": "container",
-        "height": 220 if not present else 260,
-        "title": {"text": title, "fontSize": FONT[present] + 3, "anchor": "start"},
+        "height": 260 if look.projected else 220,
+        "title": {"text": title, "fontSize": look.font + 3, "anchor": "start"},
     }
 
 
@@ -138,16 +145,15 @@ def make_line_chart(
     title: str,
     description: str,
     log_y: bool = False,
-    present: bool = False,
+    look: Look = LAPTOP,
 ) -> dict:
     """Lines of ``y`` against d (log axis), one per scaling label, with a legend."""
-    font = FONT[present]
     # The rows are shared by every session (a cache): their labels are English msgids,
     # translated here into copies.
     rows = [{**row, "label": _(str(row["label"]))} for row in rows]
     labels = list(dict.fromkeys(str(r["label"]) for r in rows))
     return {
-        **curves_frame(title, description, present),
+        **curves_frame(title, description, look),
         "layer": [
             {
                 "data": {"values": [dict(r) for r in rows]},
@@ -180,10 +186,6 @@ def make_line_chart(
                 },
             }
         ],
-        "config": {
-            "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
-            "legend": {"labelFontSize": font - 1, "titleFontSize": font - 1},
-        },
     }
 
 
@@ -198,12 +200,12 @@ def make_answer_bars(
     choices: Sequence[str],
     *,
     title: str,
-    present: bool = False,
+    look: Look = LAPTOP,
     top: int = 0,
 ) -> dict:
     """A class's answers to one question: a bar per choice with its count and share.
     ``top``: the axis's end (two rounds drawn side by side share one), else the largest."""
-    font = FONT[present]
+    font = look.font
     names = [f"{chr(ord('A') + i)}. {safe.plain(choice, 40)}" for i, choice in enumerate(choices)]
     records = [
         {"key": name, "weight": count, "text": share, "desc": f"{name}: {share}"}
@@ -223,7 +225,7 @@ def make_answer_bars(
         x_title=_("learners"),
         key_title=_("answer"),
         top=max(1, top, *counts),
-        font=font,
+        look=look,
         height=max(80, math.ceil(font * 2.2) * len(names)),
         label_limit=260,
         whole=True,

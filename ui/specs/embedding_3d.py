@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from attention_core.formatting import format_number
 from translation import _
 from ui import safe
+from ui.specs.sizing import LAPTOP, Look
 
 PALETTE = (
     "#1f77b4",
@@ -41,7 +42,7 @@ def make_embedding_3d(
     context: Sequence[float] | None = None,
     context_label: str = "",
     decimals: int = 2,
-    present: bool = False,
+    look: Look = LAPTOP,
 ) -> go.Figure:
     """Tokens as arrows from the origin in 3D (first three dimensions; missing ones are 0).
 
@@ -67,7 +68,7 @@ def make_embedding_3d(
                 text=["", name],
                 textposition="top center",
                 line={"color": colour, "width": 7, "dash": dash},
-                textfont={"size": 16 if present else 12, "color": colour},
+                textfont={"size": max(look.least, 12), "color": colour},
                 name=name,
                 hovertext=[_("origin"), f"{name}: ({where})"],
                 hoverinfo="text",

@@ -23,13 +23,12 @@ from ui import safe
 from ui.specs.colors import DROPPED_FILL, MASKED, WHITE
 from ui.specs.diagram import HIGHLIGHT, Arrow, Box, Size, render
 from ui.specs.flow_layout import layout, measure
-from ui.specs.sizing import FONT, MIN_FONT, PRESENT_MIN_DECIMALS
+from ui.specs.sizing import LAPTOP, MIN_FONT, PRESENT_MIN_DECIMALS, Look
 
 MAX_COLUMNS = 4  # then 3 and 2, before the type gets smaller than READABLE_FONT
 READABLE_FONT = 11
 MAX_ROWS = 6
-MIN_ARROW_FONT = 8  # the arrows' labels (projected: PRESENT_MIN_FONT, as the numbers)
-PRESENT_MIN_FONT = 16  # projected: fewer decimals in the picture before smaller type
+MIN_ARROW_FONT = 8  # the arrows' labels (projected or on a phone: the look's least, as the numbers)
 # ... and where even the fewest decimals do not fit at 16 px (d_out of 4 or more at 1024 px),
 # the picture's type may go down to this, still with the fewest decimals that fit.
 PRESENT_LEAST_FONT = 12
@@ -212,27 +211,28 @@ def fit(
     config: AttentionConfig,
     *,
     decimals: int,
-    present: bool = False,
+    look: Look = LAPTOP,
     max_width: int = 820,
 ) -> Fitted:
-    """The largest type (from 17 or 13 pixels) and the most columns that fit ``max_width``.
+    """The largest type (from the look's 13, 14 or 17 pixels) and the most columns that fit
+    ``max_width``.
 
     Larger type comes before more columns (the page gives every number as a table); below
-    ``READABLE_FONT`` only two columns of a wide matrix are shown. Projected (``present``),
-    the picture prints fewer decimals, down to ``PRESENT_MIN_DECIMALS``, rather than type
-    smaller than ``PRESENT_MIN_FONT``; ``Fitted.decimals`` says how many it prints.
+    ``READABLE_FONT`` only two columns of a wide matrix are shown. Projected or on a phone
+    (a look with ``least_numbers``), the picture prints fewer decimals, down to
+    ``PRESENT_MIN_DECIMALS``, rather than type smaller than that; ``Fitted.decimals`` says
+    how many it prints.
     """
-    arrow_floor = PRESENT_MIN_FONT if present else MIN_ARROW_FONT
-    fitted = _fit(
-        numbers, labels, config, decimals, FONT[present], max_width, arrow_floor=arrow_floor
-    )
-    if not present or fitted.size.font >= PRESENT_MIN_FONT:
+    least = look.least_numbers
+    arrow_floor = least or MIN_ARROW_FONT
+    fitted = _fit(numbers, labels, config, decimals, look.font, max_width, arrow_floor=arrow_floor)
+    if least is None or fitted.size.font >= least:
         return fitted
-    for floor in (PRESENT_MIN_FONT, PRESENT_LEAST_FONT):
+    for floor in dict.fromkeys((least, min(least, PRESENT_LEAST_FONT))):
         for fewer in range(decimals, PRESENT_MIN_DECIMALS - 1, -1):
             narrowest = _place(numbers, labels, config, fewer, 2, floor, floor)
             if narrowest.width <= max_width:
-                return _fit(numbers, labels, config, fewer, FONT[present], max_width, floor, floor)
+                return _fit(numbers, labels, config, fewer, look.font, max_width, floor, floor)
     return fitted
 
 
@@ -277,11 +277,11 @@ def make_flow(
     *,
     stage: int,
     decimals: int,
-    present: bool = False,
+    look: Look = LAPTOP,
     max_width: int = 820,
 ) -> dict:
     """The Flow picture as a Vega-Lite spec, revealed up to ``stage`` (1-based)."""
-    fitted = fit(numbers, labels, config, decimals=decimals, present=present, max_width=max_width)
+    fitted = fit(numbers, labels, config, decimals=decimals, look=look, max_width=max_width)
     return picture(fitted, numbers, labels, stage)
 
 

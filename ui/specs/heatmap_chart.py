@@ -21,7 +21,7 @@ from attention_core.formatting import format_number
 from translation import N_, _
 from ui import safe
 from ui.specs import colors, sizing
-from ui.specs.sizing import FONT, LABEL_CHARS, PADDING, PRESENT_CELL_FONT, PRESENT_MIN_DECIMALS
+from ui.specs.sizing import LABEL_CHARS, LAPTOP, PADDING, PRESENT_MIN_DECIMALS, Look
 
 LEGEND_TITLES = {"weights": N_("weight"), "scores": N_("score"), "difference": "B − A"}  # by kind
 # An axis title drawn level with the top of the plot, upright (its place across: "titleX").
@@ -96,11 +96,11 @@ def axis_titles(heatmap: Heatmap) -> tuple[str, str] | None:
 
 
 def _layout(
-    heatmap: Heatmap, texts: list[str], present: bool, max_width: int
+    heatmap: Heatmap, texts: list[str], look: Look, max_width: int
 ) -> tuple[sizing.Geometry, bool, bool]:
     """``sizing.layout`` for this heatmap: its labels, texts and axis titles."""
     titles = axis_titles(heatmap)
-    return sizing.layout(heatmap.rows, heatmap.columns, texts, present, max_width, titles)
+    return sizing.layout(heatmap.rows, heatmap.columns, texts, look, max_width, titles)
 
 
 def description(heatmap: Heatmap) -> str:
@@ -222,42 +222,39 @@ def value_range(heatmap: Heatmap) -> tuple[float, float] | None:
     return (min(shown), max(shown)) if shown else None
 
 
-def fits(
-    heatmap: Heatmap, *, decimals: int, present: bool, max_width: int, shrink: int = 0
-) -> bool:
+def fits(heatmap: Heatmap, *, decimals: int, look: Look, max_width: int, shrink: int = 0) -> bool:
     """True when the heatmap fits ``max_width`` with its font at most ``shrink`` pixels
-    smaller than its mode's full size, printing its numbers if it can print them at all."""
+    smaller than its look's full size, printing its numbers if it can print them at all."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    size, _tilt, printed = _layout(heatmap, texts, present, max_width)
+    size, _tilt, printed = _layout(heatmap, texts, look, max_width)
     printable = max(len(heatmap.rows), len(heatmap.columns)) <= sizing.TEXT_LIMIT
     return (
-        size.font >= FONT[present] - shrink
-        and size.total_width <= max_width
-        and printed == printable
+        size.font >= look.font - shrink and size.total_width <= max_width and printed == printable
     )
 
 
-def prints_numbers(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> bool:
+def prints_numbers(heatmap: Heatmap, *, decimals: int, look: Look, max_width: int) -> bool:
     """False when the cells are colour only (too many, or their numbers would not fit)."""
     texts = [str(r["text"]) for r in _records(heatmap, decimals)]
-    return _layout(heatmap, texts, present, max_width)[2]
+    return _layout(heatmap, texts, look, max_width)[2]
 
 
-def shown_decimals(heatmap: Heatmap, *, decimals: int, present: bool, max_width: int) -> int:
-    """The decimals the heatmap's cells print: the page's, or projected, fewer (down to
-    ``PRESENT_MIN_DECIMALS``) when only that keeps them at ``PRESENT_CELL_FONT`` or larger
-    in ``max_width``. A chart that cannot reach that size keeps the page's decimals."""
-    if not present:
+def shown_decimals(heatmap: Heatmap, *, decimals: int, look: Look, max_width: int) -> int:
+    """The decimals the heatmap's cells print: the page's, or projected or on a phone, fewer
+    (down to ``PRESENT_MIN_DECIMALS``) when only that keeps them at the look's
+    ``least_numbers`` or larger in ``max_width``. A chart that cannot reach that size keeps
+    the page's decimals."""
+    if look.least_numbers is None:
         return decimals
-    shrink = FONT[True] - PRESENT_CELL_FONT
+    shrink = look.font - look.least_numbers
     for fewer in range(decimals, PRESENT_MIN_DECIMALS - 1, -1):
-        if fits(heatmap, decimals=fewer, present=True, max_width=max_width, shrink=shrink):
+        if fits(heatmap, decimals=fewer, look=look, max_width=max_width, shrink=shrink):
             return fewer
     return decimals
 
 
 def make_heatmap(
-    heatmap: Heatmap, *, decimals: int, present: bool = False, max_width: int = 600
+    heatmap: Heatmap, *, decimals: int, look: Look = LAPTOP, max_width: int = 600
 ) -> dict:
     """A Vega-Lite heatmap: layered rect and text marks, rows and columns in token order."""
     records = _records(heatmap, decimals)
@@ -267,7 +264,7 @@ def make_heatmap(
     rows = [safe.plain(r, LABEL_CHARS) for r in heatmap.rows]
     columns = [safe.plain(c, LABEL_CHARS) for c in heatmap.columns]
     texts = [str(r["text"]) for r in records]
-    size, tilt, printed = _layout(heatmap, texts, present, max_width)
+    size, tilt, printed = _layout(heatmap, texts, look, max_width)
     titles = axis_titles(heatmap)
     low, high = colour_range(heatmap, records)
     stops = colors.SEQUENTIAL if heatmap.kind == "weights" else colors.DIVERGING
@@ -334,8 +331,8 @@ def make_heatmap(
                 "ticks": False,
             },
             "legend": {
-                "labelFontSize": sizing.smaller(size.font, 1, present),
-                "titleFontSize": sizing.smaller(size.font, 1, present),
+                "labelFontSize": sizing.smaller(size.font, 1, look),
+                "titleFontSize": sizing.smaller(size.font, 1, look),
             },
             "view": {"strokeWidth": 0},
         },
@@ -454,7 +451,7 @@ def _heatmap_layers(
                     "transform": [{"filter": {"param": "tapped", "empty": False}}],
                     "mark": {
                         "type": "text",
-                        "fontSize": max(size.font, sizing.FONT[False]) + 1,
+                        "fontSize": max(size.font, sizing.LAPTOP.font, size.least) + 1,
                         "fontWeight": "bold",
                         "color": ink,
                         "stroke": colors.WHITE if halo else None,

@@ -17,7 +17,7 @@ from attention_core.formatting import format_number
 from translation import _
 from ui import safe
 from ui.specs import sizing
-from ui.specs.sizing import FONT, LABEL_CHARS, text_width
+from ui.specs.sizing import LABEL_CHARS, LAPTOP, Look, text_width
 
 # Dark2 (ColorBrewer), colour-blind friendly for the first three; one colour per head.
 DARK2 = "#1b9e77 #d95f02 #7570b3 #e7298a #66a61e #e6ab02 #a6761d #666666"
@@ -150,7 +150,7 @@ def _selection(side: str, isolate: int) -> dict:
     return param
 
 
-def _numbers(records: list[dict], geometry: dict[str, float], font: int, present: bool) -> dict:
+def _numbers(records: list[dict], geometry: dict[str, float], font: int, look: Look) -> dict:
     """Each weight printed at its key's end, shown only while its query is picked."""
     values = [
         {
@@ -165,7 +165,7 @@ def _numbers(records: list[dict], geometry: dict[str, float], font: int, present
         "data": {"values": values},
         "mark": {
             "type": "text",
-            "fontSize": sizing.smaller(font, 2, present),
+            "fontSize": sizing.smaller(font, 2, look),
             "align": "right",
             "baseline": "middle",
             "color": "#111111",
@@ -270,11 +270,11 @@ def _token_layers(tokens: list[dict], font: int, isolate: int) -> list[dict]:
 
 
 def make_lines(
-    lines: Lines, *, decimals: int, present: bool = False, isolate: int = 0, max_width: int = 600
+    lines: Lines, *, decimals: int, look: Look = LAPTOP, isolate: int = 0, max_width: int = 600
 ) -> dict:
     """A Vega-Lite spec of the weights as lines; ``isolate`` (1-based, 0 = none) keeps one
     query token's lines from the start."""
-    font = FONT[present]
+    font = look.font
     count = len(lines.labels)
     label = max(text_width(safe.plain(t, LABEL_CHARS), font) for t in lines.labels) + 22
     row = math.ceil((2.0 if count <= 16 else 1.5) * font)
@@ -291,7 +291,7 @@ def make_lines(
         },
         "mark": {
             "type": "text",
-            "fontSize": font - 1,
+            "fontSize": sizing.smaller(font, 1, look),
             "fontStyle": "italic",
             "baseline": "top",
             "color": "#555555",
@@ -300,7 +300,7 @@ def make_lines(
         },
         "encoding": {**_px("x"), "y": {"value": 0}, "text": {"field": "text"}},
     }
-    numbers = [_numbers(records, geometry, font, present)] if heads == 1 else []
+    numbers = [_numbers(records, geometry, font, look)] if heads == 1 else []
     return {
         "description": safe.plain(lines.description, 300),
         "title": {"text": safe.plain(lines.title, 80), "fontSize": font + 3, "anchor": "start"},
@@ -316,6 +316,6 @@ def make_lines(
         ],
         "config": {
             "view": {"stroke": None},
-            "legend": {"labelFontSize": sizing.smaller(font, 1, present)},
+            "legend": {"labelFontSize": sizing.smaller(font, 1, look)},
         },
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ui.specs.bars_and_curves import LINE_COLORS, curves_frame
-from ui.specs.sizing import FONT
+from ui.specs.sizing import LAPTOP, Look
 
 
 def make_memory_chart(
@@ -17,15 +17,14 @@ def make_memory_chart(
     legend_title: str,
     title: str,
     description: str,
-    present: bool = False,
+    look: Look = LAPTOP,
 ) -> dict:
     """Lines of ``bytes`` against ``tokens``, one per ``label`` (already in the learner's
     words), each with its own colour and dash, and a legend."""
     labels = list(dict.fromkeys(str(r["label"]) for r in rows))
-    font = FONT[present]
     dashes = [[1, 0], [6, 3], [2, 2]]
     return {
-        **curves_frame(title, description, present),
+        **curves_frame(title, description, look),
         "data": {"values": [dict(r) for r in rows]},
         "mark": {"type": "line", "point": True},
         "encoding": {
@@ -55,9 +54,5 @@ def make_memory_chart(
                 {"field": "tokens", "title": x_title},
                 {"field": "bytes", "title": y_title},
             ],
-        },
-        "config": {
-            "axis": {"labelFontSize": font - 1, "titleFontSize": font - 1},
-            "legend": {"labelFontSize": font - 1, "titleFontSize": font - 1},
         },
     }

@@ -11,20 +11,50 @@ from dataclasses import dataclass
 
 from ui import safe
 
-FONT = {False: 13, True: 17}  # normal and presentation mode
 MIN_FONT = 9
-# Projected, a chart prints fewer decimals, down to PRESENT_MIN_DECIMALS (a learner may still
-# choose 1 herself), before its numbers get smaller than PRESENT_CELL_FONT (a heatmap's cells).
+LEGEND_FONT = 12  # the least a legend or an axis is on a laptop, however small the cells get
+# Projected or on a phone, a chart prints fewer decimals, down to PRESENT_MIN_DECIMALS (a
+# learner may still choose 1 herself), before its numbers get smaller than its look allows.
 PRESENT_MIN_DECIMALS = 2
-PRESENT_CELL_FONT = 16
-LEGEND_FONT = 12  # the least a legend or an axis is, however small a wide chart's cells get
 
 
-def smaller(font: int, less: int, present: bool) -> int:
+@dataclass(frozen=True)
+class Look:
+    """How a chart's text is sized for one kind of screen.
+
+    ``font``: the type at full size; ``least``: the least a legend, an axis or a title is;
+    ``least_numbers``: where printed numbers must stay readable (a projector's back row, a
+    phone held in a hand), the least they are before the chart prints fewer decimals (None:
+    they shrink to ``number_floor`` first); ``number_floor``: below it a chart's cells are
+    colour only (a tap prints a number).
+    """
+
+    font: int
+    least: int
+    least_numbers: int | None = None
+    number_floor: int = MIN_FONT
+    projected: bool = False
+
+
+LAPTOP = Look(font=13, least=LEGEND_FONT)
+PROJECTOR = Look(font=17, least=16, least_numbers=16, projected=True)
+# A phone draws charts at their own size (no scaling down to the column): 14 px is the least
+# type on a phone anywhere in the app (the page's CSS), charts included.
+PHONE = Look(font=14, least=14, least_numbers=14, number_floor=14)
+PRESENT_CELL_FONT = PROJECTOR.least_numbers  # the least a projected heatmap's numbers are
+
+
+def look_of(present: bool, phone: bool = False) -> Look:
+    """The look of a page: projected (presentation mode wins on any screen), a phone's, or a
+    laptop's."""
+    return PROJECTOR if present else PHONE if phone else LAPTOP
+
+
+def smaller(font: int, less: int, look: Look) -> int:
     """``less`` pixels under ``font`` (a legend, a chart's secondary numbers), never under
-    ``LEGEND_FONT``; projected never under ``PRESENT_CELL_FONT``, the least the back row of a
-    lecture hall reads."""
-    return max(font - less, PRESENT_CELL_FONT if present else LEGEND_FONT)
+    the look's least (``LEGEND_FONT`` on a laptop; projected ``PRESENT_CELL_FONT``, the least
+    the back row of a lecture hall reads; 14 px on a phone)."""
+    return max(font - less, look.least)
 
 
 # Room around the plot: Vega places text by its font metrics, and a glyph can reach a few
@@ -130,18 +160,19 @@ class Geometry:
     label_width: int
     total_width: int
     titles: str = "side"
+    least: int = LEGEND_FONT  # the look's least type for axes and legends
 
     @property
     def axis_font(self) -> int:
-        """The axes' labels and titles: the cells' font, never under ``LEGEND_FONT``."""
-        return max(self.font, LEGEND_FONT)
+        """The axes' labels and titles: the cells' font, never under the look's least."""
+        return max(self.font, self.least)
 
 
 def geometry(
     row_labels: Sequence[str],
     column_labels: Sequence[str],
     texts: Sequence[str],
-    present: bool,
+    look: Look,
     max_width: int,
     titles: tuple[str, str] | None = None,
 ) -> tuple[Geometry, bool]:
@@ -154,15 +185,15 @@ def geometry(
     in a page's normal mode the height is the first screen's). Returns the geometry and
     whether the column labels are tilted.
     """
-    font = FONT[present]
+    font = look.font
     rows = [safe.plain(label, LABEL_CHARS) for label in row_labels]
     columns = [safe.plain(label, LABEL_CHARS) for label in column_labels]
     while True:
-        axis = max(font, LEGEND_FONT)  # the labels' and titles' font
+        axis = max(font, look.least)  # the labels' and titles' font
         numbers = max(text_width(t, font) for t in texts) + 0.7 * font
         header = max(text_width(c, axis) for c in columns) + 0.6 * axis
         label_width = math.ceil(max(text_width(label, axis) for label in rows) + 8)
-        for above in (False, True) if titles and present else (False,):
+        for above in (False, True) if titles and look.least_numbers else (False,):
             for cell, tilt in ((max(numbers, header), False), (numbers, True)):
                 cell_width = max(math.ceil(cell), math.ceil(2.2 * font))
                 plot = cell_width * len(columns)
@@ -170,10 +201,10 @@ def geometry(
                 total = label_width + plot + 12
                 total += axis_title_room(titles, label_width, axis, place, plot)
                 height = row_height(font, place)
-                size = Geometry(font, cell_width, height, label_width, total, place)
+                size = Geometry(font, cell_width, height, label_width, total, place, look.least)
                 if total <= max_width:
                     return size, tilt
-        if font <= MIN_FONT:
+        if font <= look.number_floor:
             return size, tilt
         font -= 1
 
@@ -182,7 +213,7 @@ def layout(
     row_labels: Sequence[str],
     column_labels: Sequence[str],
     texts: Sequence[str],
-    present: bool,
+    look: Look,
     max_width: int,
     titles: tuple[str, str] | None = None,
 ) -> tuple[Geometry, bool, bool]:
@@ -195,10 +226,10 @@ def layout(
     the table.
     """
     if max(len(row_labels), len(column_labels)) <= TEXT_LIMIT:
-        size, tilt = geometry(row_labels, column_labels, texts, present, max_width, titles)
+        size, tilt = geometry(row_labels, column_labels, texts, look, max_width, titles)
         if size.total_width <= max_width:
             return size, tilt, True
-    size, tilt = geometry(row_labels, column_labels, [""], present, max_width, titles)
+    size, tilt = geometry(row_labels, column_labels, [""], look, max_width, titles)
     return size, tilt, False
 
 
