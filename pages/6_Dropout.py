@@ -32,15 +32,18 @@ page_frame.show_header(
         seed=page.settings["dropout_seed"],
     ),
 )
+# Projected, the notice and the button share a line: the two charts stay on a short
+# projector's first screen.
+notice, button = st.columns([5, 2], vertical_alignment="center") if page.present else (st, st)
 if chosen == 0:
-    st.info(
+    notice.info(
         _(
             "The dropout rate in the sidebar is 0, so this page uses p = 0.5. Move the sidebar's "
             "slider to choose your own."
         ),
         icon=":material/info:",
     )
-st.button(
+button.button(
     _("New dropout sample"),
     key="new_sample",
     help=_("The next dropout seed: another random choice of dropped weights."),

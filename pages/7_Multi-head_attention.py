@@ -52,7 +52,8 @@ elif trace.num_heads == 1:
         icon=":material/info:",
     )
 labels = page.labels
-st.header(_("One weights heatmap per head"))
+if not page.present:  # projected, the teacher's line names the heads' heatmaps
+    st.header(_("One weights heatmap per head"))
 heatmaps.show_side_by_side(
     page,
     [

@@ -77,10 +77,7 @@ if glove is not None:
     size = len(words)
     heading = _("The vector of {word}").format(word=safe.md(words[focus], 30))
     vector = glove.embeddings.values[focus].tolist()
-    if page.present:  # projected, the weights the teacher's line points at come first
-        with st.expander(heading):
-            st.markdown(vector_table(vector))
-    else:
+    if not page.present:
         st.header(heading)
         st.markdown(vector_table(vector))
     cosine = heatmaps.matrix_values(glove.cosine.weights[0])
@@ -101,6 +98,9 @@ if glove is not None:
         "hm_glove_cos",
     )
     st.caption(COSINE_ROWS)
+    if page.present:  # projected, the weights the teacher's line points at come first
+        with st.expander(heading):
+            st.markdown(vector_table(vector))
     heatmaps.show_heatmap(
         page,
         heatmap_chart.Heatmap(

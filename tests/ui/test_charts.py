@@ -90,7 +90,10 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     columns = len(heatmap.columns)
     cell = spec["width"] / columns
     rows = len(heatmap.rows)
-    assert cell == int(cell) and spec["height"] == sizing.row_height(font, title_place(spec)) * rows
+    assert (
+        cell == int(cell)
+        and spec["height"] == sizing.row_height(font, title_place(spec), look) * rows
+    )
     texts = [r["text"] for r in records(spec)]
     if printed(spec):
         assert all(cell >= sizing.text_width(text, font) for text in texts)

@@ -25,7 +25,9 @@ from ui.specs.sizing import LABEL_CHARS, LAPTOP, PADDING, PRESENT_MIN_DECIMALS, 
 
 LEGEND_TITLES = {"weights": N_("weight"), "scores": N_("score"), "difference": "B − A"}  # by kind
 # An axis title drawn level with the top of the plot, upright (its place across: "titleX").
-AXIS_TITLE = {"titleAngle": 0, "titleBaseline": "bottom", "titleY": -4}
+# Each label centred on its row or column: Streamlit's theme makes labels flush, which moved
+# the first row's label down by half a line (at 24 px rows it stood nearer the second row's).
+AXIS_TITLE = {"titleAngle": 0, "titleBaseline": "bottom", "titleY": -4, "labelFlush": False}
 # The axes' titles of a heatmap whose rows are queries and columns keys (row axis, column axis).
 # Drawn in the corner above the row labels and right of the column labels, they add width,
 # not height: the Playground's weights stay on the first screen.
@@ -321,7 +323,11 @@ def make_heatmap(
                 },
             },
         },
-        "layer": _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
+        "layer": _legend_beside(
+            _heatmap_layers(heatmap, stops, size, printed, decimals, max_width),
+            look,
+            max_width - size.label_width,
+        ),
         "config": {
             "axis": {
                 "labelFontSize": size.axis_font,
@@ -337,6 +343,18 @@ def make_heatmap(
             "view": {"strokeWidth": 0},
         },
     }
+
+
+def _legend_beside(layers: list[dict], look: Look, room: int) -> list[dict]:
+    """Projected, the colour legend's title stands left of its scale, on one line, where the
+    chart has ``room`` for both right of its row labels (where the legend starts): a line of
+    height less (twelve tokens' heatmap stays on a 720 px projector's first screen)."""
+    legend = layers[0]["encoding"]["color"]["legend"]
+    font = look.least
+    needed = sizing.text_width(legend["title"], font) + 12 + legend["gradientLength"] + 24
+    if look.projected and needed <= room:
+        legend.update(titleOrient="left", titleAnchor="end", titleBaseline="top")
+    return layers
 
 
 def row_title_place(size: sizing.Geometry, band: int) -> dict:

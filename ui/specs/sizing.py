@@ -34,10 +34,13 @@ class Look:
     least_numbers: int | None = None
     number_floor: int = MIN_FONT
     projected: bool = False
+    rows: float | None = None  # a heatmap row's height in fonts (None: ``row_height``'s rule)
 
 
 LAPTOP = Look(font=13, least=LEGEND_FONT)
-PROJECTOR = Look(font=17, least=16, least_numbers=16, projected=True)
+# Projected, rows are as tight as a table's lines: twelve tokens' heatmap, its title, labels
+# and legend, stays within what a 720 px screen leaves under a page's title.
+PROJECTOR = Look(font=17, least=16, least_numbers=16, projected=True, rows=1.5)
 # A phone draws charts at their own size (no scaling down to the column): 14 px is the least
 # type on a phone anywhere in the app (the page's CSS), charts included.
 PHONE = Look(font=14, least=14, least_numbers=14, number_floor=14)
@@ -200,7 +203,7 @@ def geometry(
                 place = "above" if above else title_place(columns, axis, tilt)
                 total = label_width + plot + 12
                 total += axis_title_room(titles, label_width, axis, place, plot)
-                height = row_height(font, place)
+                height = row_height(font, place, look)
                 size = Geometry(font, cell_width, height, label_width, total, place, look.least)
                 if total <= max_width:
                     return size, tilt
@@ -257,10 +260,12 @@ def title_place(column_labels: Sequence[str], font: int, tilt: bool) -> str:
     return "corner" if tilt and tall_band(column_labels, font) else "side"
 
 
-def row_height(font: int, place: str) -> int:
+def row_height(font: int, place: str, look: Look = LAPTOP) -> int:
     """A heatmap row's height (pixels): its number with room above and below; a little
-    tighter under axis titles "above" the labels, which gives back the line they take (the
-    Playground's 12 rows stay on a 720 px projector's first screen)."""
+    tighter under axis titles "above" the labels, which gives back the line they take; a
+    look's own (projected: a table's line) where it has one."""
+    if look.rows is not None:
+        return math.ceil(look.rows * font)
     return math.ceil((1.8 if place == "above" else 1.95) * font)
 
 
