@@ -142,13 +142,12 @@ BASE_CSS = """
   8%, 92% { --fade-left: 36px; --fade-right: 36px; }
   100% { --fade-left: 36px; --fade-right: 0px; }
 }
-/* A chart a little wider than its column (a phone) is drawn up to 15 % smaller to fit; one
-   that would need more scrolls at that size. Columns are the query containers (cqw). */
+/* A chart wider than its column scrolls in its own box at the size it was drawn for: drawn
+   smaller, a laptop's 12 px legend read 10 px on a tablet (issue 53: 12 px everywhere, 14 on
+   a phone, whose charts are drawn for it). Columns are the query containers (cqw). */
 .stApp [data-testid="stMainBlockContainer"], .stApp [data-testid="stColumn"],
 .stApp [data-testid="stExpanderDetails"], .stApp [data-testid="stSidebarUserContent"]
   { container-type: inline-size; }
-.stApp [data-testid="stVegaLiteChart"] > svg {
-  width: clamp(calc(attr(width px, 0px) * 0.85), 100cqw, attr(width px, 0px)); height: auto; }
 /* KaTeX draws a hair (2 px) past its own box: room for it, so that no fade shows. */
 .stApp .katex-display > .katex { padding: 0 3px; }
 .stApp [data-testid="stFullScreenFrame"]:has([data-testid="stVegaLiteChart"]),
@@ -165,12 +164,6 @@ BASE_CSS = """
 # A clicker's PageDown and PageUp scroll the main area wherever the focus was left (the
 # script says why); a page's stepper keeps them.
 _CLICKER_KEYS = Path(__file__).with_name("clicker_keys.js").read_text(encoding="utf-8")
-# On a phone the charts are drawn for its column at 14 px (``ui.specs.sizing.PHONE``): one
-# that is still wider (Flow's picture, a long sentence's heatmap) scrolls at that size rather
-# than being drawn smaller.
-PHONE_CSS = """
-.stApp [data-testid="stVegaLiteChart"] > svg { width: auto; }
-"""
 PRESENT_CSS = """
 /* Projected the sidebar is folded (st.set_page_config in setup): its arrow sits left of the
    page's margin, so the bar that holds it need not cover the title's line. */
@@ -333,9 +326,7 @@ def setup(file: str) -> Page:
     settings = state.current_settings()  # a first run may have taken the browser's values
     # Projected, the sidebar folds away (its arrow opens it): the page has the screen's width.
     st.set_page_config(initial_sidebar_state="collapsed" if settings["present"] else "auto")
-    phone = not settings["present"] and state.is_phone()
-    extra = PRESENT_CSS if settings["present"] else PHONE_CSS if phone else ""
-    st.html(f"<style>{BASE_CSS}{extra}</style>")
+    st.html(f"<style>{BASE_CSS}{PRESENT_CSS if settings['present'] else ''}</style>")
     _mark_language(language)
     _fold_sidebar(bool(settings["present"]))
     kept_widgets.keep_typed_keys()

@@ -209,7 +209,7 @@ def is_phone(headers: Mapping[str, str] | None = None) -> bool:
     """True when the browser says it runs on a phone: Chromium's ``Sec-CH-UA-Mobile: ?1``
     hint, or "Mobi" in its user agent (what MDN advises to look for; an iPad's Safari says
     "Mobile" too, and is left out: it has a tablet's width). A tablet or a laptop, however
-    narrow its window, gets a laptop's charts, drawn smaller to fit (the page's CSS)."""
+    narrow its window, gets a laptop's charts; one wider than its column scrolls in its box."""
     headers = st.context.headers if headers is None else headers
     if headers.get("Sec-CH-UA-Mobile", "").strip() == "?1":
         return True

@@ -436,7 +436,8 @@ def _heatmap_layers(
                     },
                     "legend": {
                         "title": legend_title,
-                        "titleLimit": max(60, max_width - size.label_width - 24),  # not Vega's 180
+                        # not Vega's 180; the legend starts past the row labels and the padding
+                        "titleLimit": max(60, max_width - size.label_width - 56),
                         "orient": "bottom",
                         "direction": "horizontal",
                         "gradientLength": max(80, min(220, size.cell_width * len(heatmap.columns))),
