@@ -350,8 +350,9 @@ def _legend_beside(layers: list[dict], look: Look, room: int) -> list[dict]:
     chart has ``room`` for both right of its row labels (where the legend starts): a line of
     height less (twelve tokens' heatmap stays on a 720 px projector's first screen)."""
     legend = layers[0]["encoding"]["color"]["legend"]
-    font = look.least
-    needed = sizing.text_width(legend["title"], font) + 12 + legend["gradientLength"] + 24
+    if not isinstance(legend["title"], str):  # on lines: it stays above its scale
+        return layers
+    needed = sizing.text_width(legend["title"], look.least) + 12 + legend["gradientLength"] + 24
     if look.projected and needed <= room:
         legend.update(titleOrient="left", titleAnchor="end", titleBaseline="top")
     return layers
@@ -414,6 +415,9 @@ def _heatmap_layers(
             else _("{title} (colours fitted to these numbers)"),
         }[heatmap.scale].format(title=legend_title)
 
+    # not Vega's 180: the legend starts past the row labels and the padding
+    title_limit = max(60, max_width - size.label_width - 56)
+    legend_font = max(size.font - 1, size.least)  # the config's legend type
     # a masked cell stays plain grey, dropped or not: its weight was 0 before dropout
     marked = "(datum.dropped && datum.state != 'masked') || datum.state == 'undefined'"
     # Two layers only (Vega draws each layer's marks in its own dataflow): the cells, whose
@@ -435,9 +439,9 @@ def _heatmap_layers(
                         "clamp": True,
                     },
                     "legend": {
-                        "title": legend_title,
-                        # not Vega's 180; the legend starts past the row labels and the padding
-                        "titleLimit": max(60, max_width - size.label_width - 56),
+                        # on lines that fit rather than cut with "…" (a phone's column)
+                        "title": sizing.title_lines(legend_title, legend_font, title_limit),
+                        "titleLimit": title_limit,
                         "orient": "bottom",
                         "direction": "horizontal",
                         "gradientLength": max(80, min(220, size.cell_width * len(heatmap.columns))),
