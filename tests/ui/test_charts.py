@@ -549,6 +549,9 @@ def test_a_chinese_title_breaks_between_characters_into_lines_that_fit():
         assert sizing.text_width(line, 16) <= 160
         assert line[0] not in "，。：）" and line[-1] != "（"  # no mark alone at a line's edge
     assert sizing.title_lines("注意力权重", 16, 160) == "注意力权重"  # one line stays a string
+    # Never one character alone on the last line (a phone's legend split "颜色" as "颜 / 色）").
+    legend = sizing.title_lines("权重（这几张图共用同一套颜色）", 14, 212)
+    assert legend == ["权重（这几张图共用同一套", "颜色）"], legend
     # Latin titles still break at spaces only.
     assert sizing.title_lines("attention weights of the tokens", 16, 120) == [
         "attention",

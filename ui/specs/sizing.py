@@ -134,7 +134,25 @@ def title_lines(text: str, font: float, limit: float) -> str | list[str]:
                 lines[-1] = f"{lines[-1]}{glue}{piece}"
             else:
                 lines.append(piece)
+    lines = _no_lone_character(lines)
     return lines[0] if len(lines) == 1 else lines
+
+
+def _no_lone_character(lines: list[str]) -> list[str]:
+    """Chinese never ends on one character alone on its line (it splits a word: "颜 / 色）"):
+    the line before gives it its last character, and an opening mark right before that."""
+    if len(lines) < 2:
+        return lines
+    last = lines[-1].rstrip("".join(_CLOSING))
+    before = lines[-2]
+    if len(last) != 1 or not is_wide(last) or len(before) < 2 or not is_wide(before[-1]):
+        return lines
+    cut = len(before) - 1
+    if cut and before[cut - 1] in _OPENING:
+        cut -= 1
+    if not before[:cut].strip():
+        return lines
+    return [*lines[:-2], before[:cut], before[cut:] + lines[-1]]
 
 
 def _pieces(word: str) -> list[str]:
