@@ -130,10 +130,19 @@ def add_row(page) -> None:
 
     The toolbar shows while the pointer is over the grid; on a loaded machine, right after
     the grid was redrawn, the grid's own scroller once lay over the button for 30 s. Then
-    the pointer leaves the grid and comes back, and the toolbar is drawn afresh."""
+    the pointer leaves the grid and comes back, and the toolbar is drawn afresh.
+
+    The grid shows "Add row" only while no row is ticked: a row still ticked (a Delete the
+    app refused, on a busy machine) is unticked first with Escape, as a learner who sees
+    "Delete row(s)" in its place would."""
     button = page.get_by_role("button", name="Add row")
+    ticked = page.locator(f'{GRID} tr[aria-selected="true"]')
     for _ in range(3):
         grid(page).hover()
+        if ticked.count():  # Escape clears the grid's selection, as in a spreadsheet
+            page.keyboard.press("Escape")
+            screen.wait_for(page, lambda p: ticked.count(), lambda n: n == 0, timeout=3)
+            grid(page).hover()
         try:
             button.click(timeout=10_000)
             return
