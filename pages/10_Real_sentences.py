@@ -46,21 +46,26 @@ except ModelLoadError as error:
     st.button(_("Retry"), key="retry_model", on_click=cached.retry_encoder)
     st.caption(_("The other pages do not need this model."))
 if loaded is not None:
-    choice = controls.widget("text", page.settings)
+    # Projected, the choices name themselves: no label line above them (a short projector's
+    # first screen is for the cosines).
+    choice = controls.widget(
+        "text", page.settings, label_visibility="collapsed" if page.present else "visible"
+    )
     own = controls.widget("own", page.settings) if choice == "own" else None
     sentence = own or SENTENCES.get(choice, ODYSSEY)
 
     embeddings = page.call(cached.sentence_embeddings, sentence)
     if embeddings is not None:
         labels = display_labels(embeddings.tokens)
-        st.markdown(
-            _("**Tokens, as the model splits them:** {tokens}").format(
-                tokens=" · ".join(safe.md(t, 30) for t in embeddings.tokens)
+        if not page.present:  # projected, the chart's rows and columns show the split
+            st.markdown(
+                _("**Tokens, as the model splits them:** {tokens}").format(
+                    tokens=" · ".join(safe.md(t, 30) for t in embeddings.tokens)
+                )
             )
-        )
         sentences.show_cut(cached.sentence_length(sentence), _("tokens"))
-        st.header(_("Noncontextual embeddings"))
-        if not page.present:
+        if not page.present:  # projected, the chart's title names the section
+            st.header(_("Noncontextual embeddings"))
             st.markdown(
                 _(
                     "Each token's row of the model's input embedding table ({d_in} numbers): the "
@@ -80,7 +85,11 @@ if loaded is not None:
                     labels,
                     labels,
                     kind="scores",
-                    title=_("cosine similarity"),
+                    title=(
+                        _("Noncontextual embeddings: cosine similarity")
+                        if page.present
+                        else _("cosine similarity")
+                    ),
                     bound=1.0,  # cosines lie in [−1, 1]
                     description=_("Cosine similarity of the {size} tokens' embeddings.").format(
                         size=size

@@ -6,6 +6,7 @@ settings), never against a copy of the UI's own arithmetic.
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import combinations
 from pathlib import Path
 
@@ -231,46 +232,66 @@ def test_the_books_example_is_drawn_at_full_size(look, font):
 @pytest.mark.parametrize(
     ("d_out", "decimals", "printed", "more"),
     [
-        ("8", 6, 4, {}),
-        # All 6: the arrows' labels at 12 px took the room of one (5) while "·" in the boxes'
-        # titles was reckoned 3 times its width (ui.specs.sizing, issue 39 item 9)
-        ("2", 6, 6, {}),
-        ("8", 4, 4, {}),
-        ("8", 6, 3, {"qkv_bias": "true"}),  # used to print 3 decimals at 11 px all the same
-        ("8", 6, 3, {"out_proj": "linear"}),
+        ("8", 6, 2, {}),
+        # All 6 at 12 px once: the arrows' labels took the room of one (5) while "·" in the
+        # boxes' titles was reckoned 3 times its width (ui.specs.sizing, issue 39 item 9)
+        ("2", 6, 3, {}),
+        ("8", 4, 2, {}),
+        ("8", 6, 2, {"qkv_bias": "true"}),  # printed 3 decimals at 13 px: now one column, ⋯
+        ("8", 6, 2, {"out_proj": "linear"}),
     ],
 )
 def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimals, printed, more):
+    """Issue 52: with the sidebar folded the picture has the main column of a 1024 px
+    projector, and every text in it is 16 px: fewer decimals first, then a wide matrix's
+    first column alone (d_out 4 or more printed 12 to 14 px numbers)."""
     trace = trace_of(settings_of(d_out=d_out, **more))
     numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
     on_screen = flow_picture.fit(numbers, labels, trace.config, decimals=decimals, max_width=MAIN)
     assert on_screen.decimals == decimals  # a screen up close keeps every digit
+    width = heatmaps.PRESENT_WIDTH
     fitted = flow_picture.fit(
-        numbers, labels, trace.config, decimals=decimals, look=sizing.PROJECTOR, max_width=MAIN
+        numbers, labels, trace.config, decimals=decimals, look=sizing.PROJECTOR, max_width=width
     )
-    assert fitted.decimals == printed and fitted.width <= MAIN
-    assert fitted.size.font >= flow_picture.PRESENT_LEAST_FONT  # 16 px needs more width
+    assert fitted.decimals == printed and fitted.width <= width
+    assert fitted.size.font == 16  # the least, not the look's 17: the picture is shorter
     spec = flow_picture.picture(fitted, numbers, labels, 9)
     assert check_every_number(trace, 1, 0, spec, decimals=printed) > 20
     # The arrows' labels too ("× W_query", "softmax"): they were 2 px smaller, 10 px.
     sizes = {m["mark"].get("fontSize") for m in spec["layer"] if m["mark"]["type"] == "text"}
-    assert min(sizes) >= flow_picture.PRESENT_LEAST_FONT, sizes
-    assert fitted.size.arrow_font >= flow_picture.PRESENT_LEAST_FONT
+    assert min(sizes) >= 16, sizes
+    assert fitted.size.arrow_font >= 16
     smaller = max(on_screen.size.font - 2, flow_picture.MIN_ARROW_FONT)  # on a screen: 2 px smaller
     assert on_screen.size.arrow_font == smaller
 
 
-def test_projected_at_1024_px_the_picture_prints_16_px_numbers_with_fewer_decimals():
-    """Issue 52: with the sidebar folded the picture has the main column of a 1024 px
-    projector; d_out = 2 then prints 2 decimals at 16 px (6 decimals at 12 px in 820 px)."""
-    trace = trace_of(settings_of(d_out="2"))
+def _texts(spec: dict) -> list[str]:
+    return [v["text"] for m in spec["layer"] for v in m["data"]["values"] if "text" in v]
+
+
+def test_projected_the_picture_is_tight_enough_for_a_720_px_first_screen():
+    """Projected, the stage control above the picture names the stage: no header in the
+    picture, rows a table's 1.5 lines, band 1 closer to q. The book's example is then 470 px
+    tall at 16 px, 75 px less than the laptop's layout at the same type."""
+    trace = trace_of(settings_of())
     numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
-    width = heatmaps.PRESENT_WIDTH
     fitted = flow_picture.fit(
-        numbers, labels, trace.config, decimals=6, look=sizing.PROJECTOR, max_width=width
+        numbers,
+        labels,
+        trace.config,
+        decimals=4,
+        look=sizing.PROJECTOR,
+        max_width=heatmaps.PRESENT_WIDTH,
     )
-    assert fitted.width <= width and fitted.decimals == 2
-    assert fitted.size.font >= 16 and fitted.size.arrow_font >= 16
+    at_16 = dataclasses.replace(sizing.LAPTOP, font=16)
+    loose = flow_picture.fit(numbers, labels, trace.config, decimals=3, look=at_16, max_width=2000)
+    assert fitted.size.font == loose.size.font == 16
+    assert fitted.height <= loose.height - 70, (fitted.height, loose.height)
+    projected = flow_picture.picture(fitted, numbers, labels, 1)
+    laptop = flow_picture.picture(loose, numbers, labels, 1)
+    assert any(t.startswith("Stage 1 of 9") for t in _texts(laptop))
+    assert not any(t.startswith("Stage 1 of 9") for t in _texts(projected))
+    assert "Stage 1 of 9" in projected["description"]  # a screen reader still hears it
 
 
 # --- the lines ------------------------------------------------------------------------------

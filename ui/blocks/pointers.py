@@ -51,15 +51,13 @@ POINTERS: dict[str, str] = {
         "Point at the same row in two heads: each head attends to different tokens."
     ),
     "8_Common_mistakes": N_(
-        "Point at the mistake's weights, then at how far they differ from the right ones: that "
-        "is the bug."
+        "Point at the mistake's weights, then their gap to the right ones: the bug."
     ),
     "9_Word_vectors": N_(
         "Point at the weights of real words: similar words attend to each other most."
     ),
     "10_Real_sentences": N_(
-        "Point at the cosine similarities: before attention, a word's vector knows nothing of "
-        "its sentence."
+        "Point at the cosines: before attention, a vector ignores its sentence."
     ),
     "11_Todays_attention": N_(
         "Point at the heads that share one key and value group: fewer numbers to keep, the "

@@ -12,8 +12,10 @@ from ui.session.run_order import Page
 
 def clicker_css(prefix: str) -> str:
     """A presentation clicker sends PageUp/PageDown: two more buttons with those shortcuts,
-    hidden, since the visible Previous/Next already say what they do."""
-    return f".st-key-{prefix}_clicker {{ display: none; }}"
+    hidden, since the visible Previous/Next already say what they do; their box's wrapper
+    too, which would leave a gap under the stepper."""
+    wrapper = f'[data-testid="stLayoutWrapper"]:has(> .st-key-{prefix}_clicker)'
+    return f".st-key-{prefix}_clicker, {wrapper} {{ display: none; }}"
 
 
 def sticky_css(prefix: str, name: str) -> str:

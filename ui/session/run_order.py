@@ -51,10 +51,17 @@ BASE_CSS = """
 .stApp h2 { font-size: 1.45rem; padding-top: 0.6rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.1rem; padding-top: 0.4rem; }
 
-/* The grid's typing script (kept_widgets.keep_typed_keys) and the page's language take no room. */
-.stApp [data-testid="stElementContainer"]:has(script[data-grid-typing]),
-.stApp [data-testid="stElementContainer"]:has(script[data-page-language]),
-.stApp [data-testid="stElementContainer"]:has(script[data-fold-sidebar]) { display: none; }
+/* A script alone in its box (the grid's typing, the page's language, the clicker's keys, a
+   cookie) takes no room, nor the gap a column leaves between two of its blocks. */
+.stApp [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child)
+  { display: none; }
+/* The live region that reads a result to a screen reader stays in the page, out of its flow:
+   alone in its box, the box leaves no gap either (the first screen of a short projector
+   had 16 px less for its result). */
+.stApp [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .sr-only:only-child),
+.stApp [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
+  > [data-testid="stElementContainer"]:only-child > [data-testid="stHtml"] > .sr-only:only-child)
+  { position: absolute; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 /* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
@@ -192,6 +199,8 @@ PRESENT_CSS = """
 /* A section's heading sits close to what it names: the result below it stays on a short
    projector's first screen (12 tokens on page 7 at 720 px). */
 .stApp [data-testid="stMain"] h2 { padding-top: 0.25rem; padding-bottom: 0.25rem; }
+/* Choices that wrap (page 10's sentences at 1024 px) take lines, not padded rows. */
+.stApp [data-testid="stMain"] [role="radiogroup"] { row-gap: 0.25rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.25rem; }
 .stApp [data-testid="stPageLink"] p, [data-testid="stPopoverBody"] [data-testid="stPageLink"] p
   { font-size: 1.1rem; }

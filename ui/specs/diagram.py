@@ -66,6 +66,9 @@ class Size:
     cell_height: int
     label_width: int
     arrow_font: int  # the arrows' labels: a little smaller than the numbers
+    # Between a box's title and its first row. A Chinese title's glyph box reaches below its
+    # baseline: with rows a table's tight lines (projected) it met the first row's numbers.
+    title_gap: int = 3
 
     @property
     def title_height(self) -> int:
@@ -124,7 +127,9 @@ def _box_records(box: Box, size: Size, stage: int) -> dict[str, list[dict]]:
         titles.append(
             {
                 "x": box.x,
-                "y": box.y - size.title_height * (len(box.title.split("\n")) - 1 - n) - 3,
+                "y": box.y
+                - size.title_height * (len(box.title.split("\n")) - 1 - n)
+                - size.title_gap,
                 "text": line,
                 "status": status,
                 "box": box.key,
@@ -213,7 +218,7 @@ def render(
     boxes: Sequence[Box],
     arrows: Sequence[Arrow],
     *,
-    header: str,
+    header: str | None,
     stage: int,
     size: Size,
     width: int,
@@ -286,17 +291,20 @@ def render(
             aria=False,
         ),
         _text(parts["arrow_labels"], small, _colour("colour"), fontStyle="italic"),
-        _text(
-            [{"x": 0, "y": 0, "text": header}],
-            font + 3,
-            None,
-            fontWeight="bold",
-            align="left",
-            baseline="top",
-            dy=3,  # a CJK font's box is taller than its type: it reached above the picture
-            color=CURRENT,
-        ),
     ]
+    if header:  # projected, the page's stage control names the stage instead
+        layers.append(
+            _text(
+                [{"x": 0, "y": 0, "text": header}],
+                font + 3,
+                None,
+                fontWeight="bold",
+                align="left",
+                baseline="top",
+                dy=3,  # a CJK font's box is taller than its type: it reached above the picture
+                color=CURRENT,
+            )
+        )
     return {
         "description": safe.plain(description, 300),
         "width": width,

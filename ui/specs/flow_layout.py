@@ -24,18 +24,27 @@ def _width(text: str, font: float) -> float:
     return text_width(text.translate(NARROW), font)
 
 
-def measure(boxes: dict[str, Box], labels: Sequence[str], font: int, arrow_floor: int) -> Size:
-    """Cell, row and label sizes at ``font`` pixels, from the widest printed text; the arrows'
-    labels 2 pixels smaller, but never below ``arrow_floor`` nor above ``font``."""
+def measure(
+    boxes: dict[str, Box],
+    labels: Sequence[str],
+    font: int,
+    arrow_floor: int,
+    rows: float = 1.6,
+    title_gap: int = 3,
+) -> Size:
+    """Cell, row and label sizes at ``font`` pixels, from the widest printed text (a row
+    ``rows`` fonts high); the arrows' labels 2 pixels smaller, but never below ``arrow_floor``
+    nor above ``font``."""
     texts = [t for box in boxes.values() for row in box.texts for t in row]
     cell = max(_width(t, font) for t in texts) + 0.6 * font
     label = max(_width(safe.plain(t, 14), font) for t in labels) + 10
     return Size(
         font,
         max(math.ceil(cell), math.ceil(2.4 * font)),
-        math.ceil(1.6 * font),
+        math.ceil(rows * font),
         math.ceil(label),
         min(max(font - 2, arrow_floor), font),
+        title_gap,
     )
 
 
@@ -46,15 +55,23 @@ def footprint(box: Box, size: Size) -> float:
     return max(box.columns * size.cell_width, title)
 
 
-def layout(boxes: dict[str, Box], size: Size, query: int) -> tuple[list[Arrow], int, int]:
-    """Place the boxes in three bands; returns the arrows and the picture's width and height."""
+def layout(
+    boxes: dict[str, Box], size: Size, query: int, tight: bool = False
+) -> tuple[list[Arrow], int, int]:
+    """Place the boxes in three bands; returns the arrows and the picture's width and height.
+
+    ``tight`` (projected): no room for a header above the bands (the page's stage control
+    names the stage), band 1 closer to q and the columns closer together, so that the
+    picture fits under a short projector's page title, and in a 1024 px projector's width at
+    16 px."""
     f, ch, th, cw = size.font, size.cell_height, size.title_height, size.cell_width
     arrow_font = size.arrow_font
     gap = math.ceil(2.2 * f)
-    step_gap = math.ceil(1.3 * f)
+    step_gap = math.ceil((0.9 if tight else 1.3) * f)
+    margin = 10 if tight else 16  # beside an arrow's label
 
     def wide_gap(label: str) -> float:
-        return max(gap, _width(label, arrow_font) + 16)
+        return max(gap, _width(label, arrow_font) + margin)
 
     def width(key: str) -> float:
         return footprint(boxes[key], size)
@@ -72,11 +89,11 @@ def layout(boxes: dict[str, Box], size: Size, query: int) -> tuple[list[Arrow], 
     boxes["W_key"].x = boxes["W_query"].x + width("W_query") + gap
     boxes["W_value"].x = max(v.x, boxes["W_key"].x + width("W_key") + gap)
     # Rows: band 1 (X and the weights), band 2, band 3 (heads merged, output projection).
-    top1 = math.ceil(1.4 * f) + th + 4
+    top1 = (0 if tight else math.ceil(1.4 * f)) + th + 4
     band1 = ("X", "W_query", "W_key", "W_value")
     for key in band1:
         boxes[key].y = top1
-    q.y = top1 + max(boxes[key].rows for key in band1) * ch + 1.1 * f + 2 * th
+    q.y = top1 + max(boxes[key].rows for key in band1) * ch + 1.1 * f + (1 if tight else 2) * th
     k.y = q.y + ch + th + 4
     for key in (*STEPS, "V"):
         boxes[key].y = k.y
@@ -154,5 +171,5 @@ def layout(boxes: dict[str, Box], size: Size, query: int) -> tuple[list[Arrow], 
     for start, end, target in pairs:
         label = {"W_out": "× W_out + b", "output": "" if "W_out" in boxes else _("no projection")}
         arrows.append(arrow(start, end, label[target], 9))
-    right = max(b.x + footprint(b, size) for b in boxes.values()) + 8
+    right = max(b.x + footprint(b, size) for b in boxes.values()) + (4 if tight else 8)
     return arrows, math.ceil(right), math.ceil(bottom + 4)

@@ -28,6 +28,7 @@ from ui.specs.sizing import LAPTOP, MIN_FONT, PRESENT_MIN_DECIMALS, Look
 MAX_COLUMNS = 4  # then 3 and 2, before the type gets smaller than READABLE_FONT
 READABLE_FONT = 11
 MAX_ROWS = 6
+ROWS = 1.6  # a matrix row's height in fonts (projected: the look's, a table's 1.5)
 MIN_ARROW_FONT = 8  # the arrows' labels (projected or on a phone: the look's least, as the numbers)
 # ... and where even the fewest decimals do not fit at 16 px (d_out of 4 or more at 1024 px),
 # the picture's type may go down to this, still with the fewest decimals that fit.
@@ -203,6 +204,7 @@ class Fitted:
     width: int
     height: int
     decimals: int  # the picture's: fewer than the page's when projected type would be too small
+    tight: bool = False  # projected: no header (the page's stage control names the stage)
 
 
 def fit(
@@ -214,25 +216,35 @@ def fit(
     look: Look = LAPTOP,
     max_width: int = 820,
 ) -> Fitted:
-    """The largest type (from the look's 13, 14 or 17 pixels) and the most columns that fit
-    ``max_width``.
+    """The largest type (from the look's 13 pixels, or the 14 or 16 its numbers need) and the
+    most columns that fit ``max_width``.
 
     Larger type comes before more columns (the page gives every number as a table); below
     ``READABLE_FONT`` only two columns of a wide matrix are shown. Projected or on a phone
     (a look with ``least_numbers``), the picture prints fewer decimals, down to
-    ``PRESENT_MIN_DECIMALS``, rather than type smaller than that; ``Fitted.decimals`` says
-    how many it prints.
+    ``PRESENT_MIN_DECIMALS``, then a wide matrix's first column alone, rather than type
+    smaller than that; ``Fitted.decimals`` says how many decimals it prints.
     """
     least = look.least_numbers
     arrow_floor = least or MIN_ARROW_FONT
-    fitted = _fit(numbers, labels, config, decimals, look.font, max_width, arrow_floor=arrow_floor)
+    fitted = _fit(numbers, labels, config, look, decimals, max_width, arrow_floor=arrow_floor)
     if least is None or fitted.size.font >= least:
         return fitted
+    fewer = range(decimals, PRESENT_MIN_DECIMALS - 1, -1)
     for floor in dict.fromkeys((least, min(least, PRESENT_LEAST_FONT))):
-        for fewer in range(decimals, PRESENT_MIN_DECIMALS - 1, -1):
-            narrowest = _place(numbers, labels, config, fewer, 2, floor, floor)
+        fits = [
+            _fit(numbers, labels, config, look, n, max_width, floor, floor)
+            for n in fewer
+            if _place(numbers, labels, config, look, n, 2, floor, floor).width <= max_width
+        ]
+        if fits and floor == least:  # the most decimals that keep the least type
+            return fits[0]
+        if floor == least:  # a wide matrix's first column alone, then ⋯, at the least type
+            narrowest = _place(numbers, labels, config, look, PRESENT_MIN_DECIMALS, 1, floor, floor)
             if narrowest.width <= max_width:
-                return _fit(numbers, labels, config, fewer, look.font, max_width, floor, floor)
+                return narrowest
+        if fits:  # under it, the largest type (then the most decimals at that size)
+            return max(fits, key=lambda f: (f.size.font, f.decimals))
     return fitted
 
 
@@ -240,16 +252,19 @@ def _fit(
     numbers: FlowNumbers,
     labels: Sequence[str],
     config: AttentionConfig,
+    look: Look,
     decimals: int,
-    start: int,
     max_width: int,
     floor: int = READABLE_FONT,
     arrow_floor: int = MIN_ARROW_FONT,
 ) -> Fitted:
+    # Projected or on a phone, the type the numbers need, not more: a short projector's
+    # first screen has room for the picture at 16 px, not at 17.
+    start = look.least_numbers or look.font
     tries = [(c, f) for c in (MAX_COLUMNS, 3, 2) for f in range(start, floor - 1, -1)]
     tries += [(2, f) for f in range(READABLE_FONT - 1, MIN_FONT - 1, -1)]
     for columns, font in tries:
-        fitted = _place(numbers, labels, config, decimals, columns, font, arrow_floor)
+        fitted = _place(numbers, labels, config, look, decimals, columns, font, arrow_floor)
         if fitted.width <= max_width:
             break
     return fitted
@@ -259,15 +274,17 @@ def _place(
     numbers: FlowNumbers,
     labels: Sequence[str],
     config: AttentionConfig,
+    look: Look,
     decimals: int,
     columns: int,
     font: int,
     arrow_floor: int,
 ) -> Fitted:
     boxes = build_boxes(numbers, labels, config, decimals, columns)
-    size = measure(boxes, labels, font, arrow_floor)
-    arrows, width, height = layout(boxes, size, numbers.query)
-    return Fitted(boxes, size, arrows, width, height, decimals)
+    gap = 5 if look.rows else 3  # rows a table's lines: a title 2 px higher
+    size = measure(boxes, labels, font, arrow_floor, look.rows or ROWS, gap)
+    arrows, width, height = layout(boxes, size, numbers.query, tight=look.projected)
+    return Fitted(boxes, size, arrows, width, height, decimals, look.projected)
 
 
 def make_flow(
@@ -312,7 +329,7 @@ def picture(fitted: Fitted, numbers: FlowNumbers, labels: Sequence[str], stage: 
     return render(
         list(fitted.boxes.values()),
         fitted.arrows,
-        header=header,
+        header=None if fitted.tight else header,
         stage=stage,
         size=fitted.size,
         width=fitted.width,
