@@ -265,6 +265,23 @@ def test_projected_the_picture_rounds_rather_than_shrink_its_type(d_out, decimal
     assert on_screen.size.arrow_font == smaller
 
 
+def test_where_even_one_column_is_too_wide_the_type_shrinks_no_further_than_it_must():
+    """The last resort (the biases on and d_out 8, in 820 px): one column at 2 decimals is
+    still too wide at 16 px, so the type goes under 16, to the largest that fits, and never
+    under ``PRESENT_LEAST_FONT`` (it once chose four columns at 13 px over two at 14)."""
+    trace = trace_of(settings_of(d_out="8", qkv_bias="true"))
+    numbers, labels = flow_numbers(trace, 1), display_labels(trace.tokens)
+    fitted = flow_picture.fit(
+        numbers, labels, trace.config, decimals=6, look=sizing.PROJECTOR, max_width=MAIN
+    )
+    assert flow_picture.PRESENT_LEAST_FONT <= fitted.size.font < 16 and fitted.width <= MAIN
+    bigger = flow_picture._place(
+        numbers, labels, trace.config, sizing.PROJECTOR, 2, 2, fitted.size.font + 1, 12
+    )
+    assert bigger.width > MAIN  # one pixel more type would not fit, at the fewest decimals
+    assert (fitted.size.font, fitted.decimals) == (14, 2)
+
+
 def _texts(spec: dict) -> list[str]:
     return [v["text"] for m in spec["layer"] for v in m["data"]["values"] if "text" in v]
 

@@ -30,8 +30,8 @@ READABLE_FONT = 11
 MAX_ROWS = 6
 ROWS = 1.6  # a matrix row's height in fonts (projected: the look's, a table's 1.5)
 MIN_ARROW_FONT = 8  # the arrows' labels (projected or on a phone: the look's least, as the numbers)
-# ... and where even the fewest decimals do not fit at 16 px (d_out of 4 or more at 1024 px),
-# the picture's type may go down to this, still with the fewest decimals that fit.
+# ... and where even a wide matrix's first column at the fewest decimals does not fit at the
+# look's least type, the picture's type may go down to this (the largest that fits).
 PRESENT_LEAST_FONT = 12
 BIAS_FILL = "#eef1f6"
 SCALING = {"none": (N_("no scaling"), "÷ 1"), "d": ("÷ d_k", "÷ {}"), "sqrt_d": ("÷ √d_k", "÷ {}")}
@@ -231,20 +231,26 @@ def fit(
     if least is None or fitted.size.font >= least:
         return fitted
     fewer = range(decimals, PRESENT_MIN_DECIMALS - 1, -1)
-    for floor in dict.fromkeys((least, min(least, PRESENT_LEAST_FONT))):
-        fits = [
-            _fit(numbers, labels, config, look, n, max_width, floor, floor)
-            for n in fewer
-            if _place(numbers, labels, config, look, n, 2, floor, floor).width <= max_width
-        ]
-        if fits and floor == least:  # the most decimals that keep the least type
-            return fits[0]
-        if floor == least:  # a wide matrix's first column alone, then ⋯, at the least type
-            narrowest = _place(numbers, labels, config, look, PRESENT_MIN_DECIMALS, 1, floor, floor)
-            if narrowest.width <= max_width:
-                return narrowest
-        if fits:  # under it, the largest type (then the most decimals at that size)
-            return max(fits, key=lambda f: (f.size.font, f.decimals))
+
+    def narrowest(n: int, columns: int, floor: int) -> Fitted:
+        return _place(numbers, labels, config, look, n, columns, floor, floor)
+
+    # The most decimals that keep the least type, two columns of a wide matrix at least ...
+    for n in fewer:
+        if narrowest(n, 2, least).width <= max_width:
+            return _fit(numbers, labels, config, look, n, max_width, least, least)
+    # ... else a wide matrix's first column alone, then ⋯, at the least type ...
+    alone = narrowest(PRESENT_MIN_DECIMALS, 1, least)
+    if alone.width <= max_width:
+        return alone
+    # ... else smaller type, down to PRESENT_LEAST_FONT: the largest that fits, then the most
+    # decimals, then the most columns at that size.
+    for font in range(least - 1, min(least, PRESENT_LEAST_FONT) - 1, -1):
+        for n in fewer:
+            for columns in (MAX_COLUMNS, 3, 2):
+                placed = _place(numbers, labels, config, look, n, columns, font, font)
+                if placed.width <= max_width:
+                    return placed
     return fitted
 
 
