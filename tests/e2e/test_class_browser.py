@@ -46,6 +46,7 @@ from playwright.sync_api import Error as PlaywrightError
 from classroom.redis_store import RedisStore
 from tests.budget import ALONE
 from tests.e2e import learner, screen
+from tests.e2e.audit import TWO_FRAMES_JS
 from tests.e2e.expected import settings_of, trace_of
 from tests.e2e.processes import start_serve, stop_serve, tool, worker_pid
 
@@ -72,6 +73,7 @@ class Hall:
     code: str = ""
     link: str = ""  # the join link on the slide
     slide: dict = field(default_factory=dict)  # what the join slide showed, measured
+    slide_1080: dict = field(default_factory=dict)  # the same slide at 1920×1080
     qr_text: str = ""
     slide_count: str = ""
     cookies: dict = field(default_factory=dict)  # who holds the teacher's cookie
@@ -415,6 +417,11 @@ def hall(browser, tmp_path_factory) -> Hall:
                 "alt": qr.get_attribute("alt") or "",
                 "warnings": teacher.locator(".st-key-join_slide [data-testid='stAlert']").count(),
             }
+            # The same slide on a 1080p projector (the window resized: CSS alone): the QR code
+            # beside the words, within the screen, the code on one line. Presentation mode's
+            # quarter-larger drawing once laid the QR code over the words and cut the code.
+            hall.slide_1080 = projected_slide(teacher, 1920, 1080)
+            projected_slide(teacher, 1280, 720)
 
         # Four learners join from the slide, one of them on a phone.
         with stage(hall, "join", teacher):
@@ -661,6 +668,21 @@ def hall(browser, tmp_path_factory) -> Hall:
     return hall
 
 
+SLIDE_JS = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const qr = box('.st-key-join_qr img'), words = box('.st-key-join_link');
+  const code = document.querySelector('.st-key-join_code code');
+  return {qr_right: qr.right, qr_bottom: qr.bottom, words_left: words.left,
+          code_lines: code.getClientRects().length, height: innerHeight};
+}"""
+
+
+def projected_slide(page, width: int, height: int) -> dict:
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(TWO_FRAMES_JS)
+    return page.evaluate(SLIDE_JS)
+
+
 def test_the_join_slide_shows_a_network_address_a_large_code_and_a_qr_code_of_it(hall):
     hall.passed("slide")
     address = urlsplit(hall.link).hostname
@@ -671,6 +693,9 @@ def test_the_join_slide_shows_a_network_address_a_large_code_and_a_qr_code_of_it
     assert hall.slide["qr_px"] >= 400 and hall.slide["code_px"] >= 120, hall.slide
     assert hall.link in hall.slide["alt"], hall.slide
     assert hall.slide["warnings"] == 0
+    at_1080 = hall.slide_1080
+    assert at_1080["qr_right"] <= at_1080["words_left"], at_1080
+    assert at_1080["qr_bottom"] <= at_1080["height"] and at_1080["code_lines"] == 1, at_1080
 
 
 def test_four_learners_join_by_the_link_the_code_and_the_qr_code(hall):

@@ -20,6 +20,9 @@ LINK_LIMIT = 400  # characters of a join link shown whole (its address has at mo
 # column (at 1280 px wide or more its capitals are 120 px high or more: a 185 px font), the
 # link and the count are 30 px or more, the rest 28.
 SLIDE_CSS = """
+/* The slide is sized by the screen (vw, vh): presentation mode's quarter-larger drawing on a
+   1080p projector would push the QR code over the words and the code onto two lines. */
+.stApp { zoom: 1 !important; }
 .stApp [data-testid="stSidebar"], .stApp [data-testid="stSidebarCollapsedControl"],
 .stApp [data-testid="stHeader"] { display: none; }
 .stApp .block-container { padding: 1.5rem 2.5rem 1rem; max-width: none; }
