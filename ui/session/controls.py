@@ -84,7 +84,19 @@ def _draw(name: str, settings: Settings, count: int | None, extra: dict[str, Any
     state.drawing(name)
     format_func = extra.pop("format_func", None)
     label = _(param.label)
-    common = {"key": name, "help": _(param.help), "on_change": after_change, "args": (name,)}
+    # persist_state: the browser holds a widget only once it has drawn it. A run that did not
+    # draw it (the join slide stops the page before its knobs) made Streamlit drop its value,
+    # and a widget the browser had not drawn yet (the language menu until it is opened) came
+    # with Streamlit's first choice: drawn, each showed that first value (d_out 1, English),
+    # and the browser's next run sent it back as the learner's change (issue 69). With it,
+    # Streamlit keeps the value and sends it wherever the browser does not hold the widget.
+    common = {
+        "key": name,
+        "help": _(param.help),
+        "on_change": after_change,
+        "args": (name,),
+        "persist_state": "session",
+    }
     common.update(extra)
     if count is not None:
         options = list(range(int(param.low if param.low is not None else 1), count + 1))
