@@ -289,11 +289,21 @@ def front_knobs(stacked: bool = False) -> None:
 def _navigation() -> None:
     """The pages as links with icons, the home page named Playground.
 
-    Each link carries the current settings, so that opening it in a new tab shows the same.
+    Each link carries the current settings, so that opening it in a new tab shows the same,
+    and, in a class, the class.
     """
     links = state.links_for(state.current_settings(), [page.key for page in nav.PAGES])
+    # In a class, a link carries the class too: the page it opens then writes no link of its
+    # own, which the browser would keep as one more step, and Back would go to the same page
+    # without the class (issue 69).
+    joined = class_mode.url_params()
     for page in nav.PAGES:
-        st.page_link(page.path, label=_(page.title), icon=page.icon, query_params=links[page.key])
+        st.page_link(
+            page.path,
+            label=_(page.title),
+            icon=page.icon,
+            query_params=links[page.key] | joined,
+        )
 
 
 def _fragment_of(name: str) -> Callable[[], None]:
