@@ -90,6 +90,11 @@ def begin(page: str) -> Run:
         settings = settings.replace(tokens=tokens, rows=rows)
         _store_matrix_source(settings)
     settings, followed, editor_error = _read_editor(settings)
+    if not session[FRESH] and settings[LANGUAGE] != session[SETTINGS][LANGUAGE]:
+        # The grid's column titles are translated, and Streamlit makes a grid with other
+        # titles another grid, which the browser drew from the matrix the grid started from
+        # without the edits since (issue 69): it starts again from the matrix as it is now.
+        _store_matrix_source(settings)
     settings, restored, waiting = restore(settings, session.get(WISHES, {}))
     unsettled = settings
     settings, settled = settle(settings)
