@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import settings
+from hypothesis import HealthCheck, Phase, settings
 
 PROFILES = ("default", "thorough")
 PROFILE = os.environ.get("TESTS_PROFILE", "default").strip() or "default"
@@ -38,6 +38,22 @@ def examples(default: int, thorough: int) -> int:
     if default > thorough:
         raise ValueError(f"the default profile draws more than the thorough one: {default}")
     return thorough if THOROUGH else default
+
+
+def walk_settings(steps: int, thorough: int) -> settings:
+    """The settings of a random walk (a Hypothesis state machine) of ``steps`` steps: one walk
+    (``thorough`` in the thorough profile) after Hypothesis' first example, its simplest (every
+    number 0: the first choice everywhere), which the walks skip. No shrinking: a walk is
+    reported with its steps as found and the blob that replays it."""
+    return settings(
+        max_examples=1 + examples(default=1, thorough=thorough),
+        stateful_step_count=steps,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=(Phase.explicit, Phase.reuse, Phase.generate),
+        report_multiple_bugs=False,
+        print_blob=True,
+    )
 
 
 # --- the suite's time, shown at the end of every run ---------------------------------------
@@ -85,4 +101,32 @@ def budget_table(seconds: dict[str, float], counts: dict[str, int], wall: float)
     ]
     for area, took in sorted(seconds.items(), key=lambda item: -item[1]):
         lines.append(f"{area:<36} {counts[area]:>6} {took / 60:>11.1f}")
+    return lines
+
+
+# --- the walks' coverage, shown after the budget (issue 64) ---------------------------------
+
+# The walks that record what they reached, and what each counts.
+WALKS = {
+    "walks": "AppTest walks: controls changed / drawn",
+    "browser_walks": "browser walks: ways between views done / offered",
+}
+
+
+def walks_table(walks: dict[str, dict[str, tuple[set[str], set[str]]]]) -> list[str]:
+    """Per page, what the walks did out of what the page offered, and what they missed."""
+    lines = []
+    for name, title in WALKS.items():
+        pages = walks.get(name)
+        if not pages:
+            continue
+        done = sum(len(walked & drawn) for drawn, walked in pages.values())
+        offered = sum(len(drawn) for drawn, _walked in pages.values())
+        lines.append(f"{title}: {done}/{offered} in all")
+        for page, (drawn, walked) in sorted(pages.items()):
+            missed = sorted(drawn - walked)
+            note = f"  not reached: {', '.join(missed)}" if missed else ""
+            if not drawn:
+                note = "  no whole walk was counted (Hypothesis cut every example short)"
+            lines.append(f"  {page:<24} {len(walked & drawn):>3}/{len(drawn):<3}{note}")
     return lines

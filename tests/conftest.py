@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -80,10 +81,22 @@ _tests: Counter[str] = Counter()
 _started = time.monotonic()
 
 
+# The walks' coverage (issue 64): per page, the controls drawn and those a walk changed, as
+# each walking test recorded them (``record_property``: xdist brings them to the controller).
+_walks: defaultdict[str, defaultdict[str, tuple[set[str], set[str]]]] = defaultdict(
+    lambda: defaultdict(lambda: (set(), set()))
+)
+
+
 def pytest_runtest_logreport(report) -> None:
     _took[budget.area_of(report.nodeid.split("::")[0])] += report.duration
     if report.when == "call" or (report.when == "setup" and report.skipped):
         _tests[budget.area_of(report.nodeid.split("::")[0])] += 1
+    for name, value in report.user_properties:
+        if name in budget.WALKS:
+            for page, (drawn, walked) in json.loads(value).items():
+                _walks[name][page][0].update(drawn)
+                _walks[name][page][1].update(walked)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -93,3 +106,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
     wall = time.monotonic() - _started
     for line in budget.budget_table(_took, _tests, wall):
         terminalreporter.write_line(line)
+    if _walks:
+        terminalreporter.section("what the walks reached")
+        for line in budget.walks_table(_walks):
+            terminalreporter.write_line(line)

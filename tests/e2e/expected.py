@@ -8,16 +8,19 @@ with the core run on that link.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import torch
 
+import translation
 from attention_core import AttentionTrace, run_attention
 from attention_core.embeddings import display_labels
 from attention_core.formatting import format_number
 from attention_core.knobs.links import read_params
 from attention_core.knobs.settings import Settings
+from attention_core.knobs.table import PARAMS
 from attention_core.knobs.text import format_matrix
 from tests.ui import oracle
 
@@ -91,3 +94,45 @@ def weight_cells(
         int(settings["decimals"]) if decimals is None else decimals,
         dropped,
     )
+
+
+def control_text(name: str, settings: Settings) -> str:
+    """What the control of setting ``name`` shows for ``settings``, in their language: a
+    choice's label as the app words it (``ui.session.controls``)."""
+    from ui.session import controls
+
+    value = settings[name]
+    if name == "lang":
+        return translation.LANGUAGES[value]
+    with translation.speaking(settings["lang"]):
+        _options, label = controls._options(PARAMS[name], settings)
+        return label(value)
+
+
+def control_disagreements(shown: Mapping[str, Mapping], url: str) -> dict[str, tuple[str, str]]:
+    """The controls in ``shown`` (``screen.controls``) whose value is not the link's: name ->
+    (shown, the link's)."""
+    settings = settings_of(url)
+    found = {}
+    for name, control in shown.items():
+        kind, text, value = control["kind"], control["value"], settings[name]
+        if kind in ("slider", "number"):
+            good = text not in (None, "") and float(text) == float(value)
+        elif kind == "toggle":
+            good = text == str(bool(value)).lower()
+        elif kind == "text":
+            good = text == str(value)
+        else:  # a number chosen by its label: "x(3) starts", a page's "Layer 2", "every token"
+            good = text == control_text(name, settings) or _labels_number(name, text, value)
+        if not good:
+            found[name] = (text, str(value))
+    return found
+
+
+def _labels_number(name: str, text: str | None, value: object) -> bool:
+    """True when a whole-number choice's label names ``value``: its first number, or none
+    for a choice that starts at 0 ("every token")."""
+    if PARAMS[name].kind != "int" or text is None:
+        return False
+    found = re.search(r"\d+", text)
+    return int(found.group()) == value if found else value == PARAMS[name].low == 0

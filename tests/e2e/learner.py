@@ -215,6 +215,28 @@ def choose(page, key: str, option: str) -> None:
     raise AssertionError(f"no option {option!r} in the select box {key!r}")
 
 
+def open_options(page, key: str) -> list[str]:
+    """Open the select box of setting ``key`` and return its options as shown (the list
+    stays open: pick one with :func:`pick_option`)."""
+    box = page.locator(f'.st-key-{key} input[role="combobox"]').first
+    for _ in range(3):
+        box.click()
+        if box.get_attribute("aria-expanded") != "true":
+            page.keyboard.press("ArrowDown")  # a click right after a closed popup only focuses
+        options = page.get_by_role("option")
+        try:
+            options.first.wait_for(timeout=3_000)
+            return [text.strip() for text in options.all_inner_texts()]
+        except Exception:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"the select box {key!r} did not open its list")
+
+
+def pick_option(page, index: int) -> None:
+    """Click the ``index``-th option of the open select box's list."""
+    page.get_by_role("option").nth(index).click()
+
+
 def chosen(page, key: str) -> str:
     """The option a select box shows."""
     return page.locator(f'.st-key-{key} input[role="combobox"]').input_value()

@@ -344,6 +344,44 @@ def literally(page, texts: list[str], within: str = MAIN) -> dict[str, int]:
     )
 
 
+# What each control's box holds, read in one look: its kind, the value it shows, and whether it
+# is on the screen (a folded sidebar's are not). A closed popover's control is not in the page.
+_CONTROLS_JS = """(names) => {
+  const found = {};
+  for (const name of names) {
+    const box = document.querySelector(`.st-key-${name}`);
+    if (!box || box.closest('[data-testid="stPopoverBody"]')) continue;
+    const rect = box.getBoundingClientRect();
+    const visible = box.getClientRects().length > 0 && rect.right > 0 && rect.width > 0;
+    const range = box.querySelector('input[type="range"]');
+    const radio = box.querySelector('[role="radiogroup"]');
+    const combo = box.querySelector('input[role="combobox"]');
+    const check = box.querySelector('input[type="checkbox"]');
+    const number = box.querySelector('input[type="number"]');
+    const text = box.querySelector('input[type="text"], textarea');
+    let kind = null, value = null;
+    if (range) { kind = 'slider'; value = range.value; }
+    else if (radio) {
+      kind = 'radio';
+      const on = box.querySelector('label:has(input:checked)');
+      value = on ? on.innerText.trim() : null;
+    }
+    else if (combo) { kind = 'select'; value = combo.value; }
+    else if (check) { kind = 'toggle'; value = String(check.checked); }
+    else if (number) { kind = 'number'; value = number.value; }
+    else if (text) { kind = 'text'; value = text.value; }
+    if (kind) found[name] = {kind, value, visible};
+  }
+  return found;
+}"""
+
+
+def controls(page, names: list[str]) -> dict[str, dict]:
+    """The controls of ``names`` the page draws: ``name -> {kind, value, visible}``, the value
+    as the control shows it (a choice's label, a number's text)."""
+    return page.evaluate(_CONTROLS_JS, list(names))
+
+
 def exceptions(page) -> list[str]:
     """Streamlit's exception boxes (a traceback shown to the learner)."""
     return page.locator('[data-testid="stException"]').all_inner_texts()

@@ -25,6 +25,7 @@ import translation
 from attention_core.knobs.table import PARAMS
 from tests.e2e import expected, learner, screen
 from tests.e2e.test_flow_browser import picture_stage, url_stage, wait_for_stage
+from ui.session import nav
 
 pytestmark = pytest.mark.e2e
 
@@ -34,41 +35,22 @@ LESSON = "?d_out=4&scaling=d&mask=causal&dropout=0.2&panel=scores"
 TIMER_REPLIES = 6  # the server's messages of at least two runs of the teacher's bar
 
 
-def shown_setting(page, name: str) -> str:
-    """What the widget of setting ``name`` shows, as text."""
-    box = page.locator(f".st-key-{name}").first
-    widget = PARAMS[name].widget
-    if widget == "slider":
-        return box.locator('input[type="range"]').input_value()
-    if widget == "radio":
-        return box.locator("label:has(input:checked)").inner_text().strip()
-    return box.locator('input[role="combobox"]').input_value()
-
-
-def as_shown(name: str, value: object) -> str:
-    """A setting's value as its widget shows it."""
-    param = PARAMS[name]
-    if param.widget == "slider":
-        return f"{float(value):g}" if param.kind == "float" else str(value)
-    return param.choice_label(value)
-
-
 def playground_differences(page) -> dict[str, tuple[str, str]]:
     """Where the Playground disagrees with its own link: each front knob's widget, the open
-    panel, and the focused query's result against the core's for the link's settings."""
+    panel, and the focused query's result against the core's for the link's settings (its
+    numbers, in whatever language the page speaks)."""
+    found = expected.control_disagreements(screen.controls(page, FRONT), page.url)
+    found |= {name: ("not drawn", "") for name in FRONT if name not in screen.controls(page, FRONT)}
     settings = expected.settings_of(page.url)
-    found = {}
-    for name in FRONT:
-        shown, wanted = shown_setting(page, name), as_shown(name, settings[name])
-        if PARAMS[name].kind == "float":
-            shown, wanted = f"{float(shown):g}", f"{float(wanted):g}"
-        if shown != wanted:
-            found[name] = (shown, wanted)
     tab = page.locator('[data-testid="stTab"][aria-selected="true"]').first.inner_text().strip()
-    if tab != PARAMS["panel"].choice_label(settings["panel"]):
-        found["panel"] = (tab, PARAMS["panel"].choice_label(settings["panel"]))
-    summary, wanted = screen.summary_text(page), expected.summary(settings)
-    if summary != wanted:
+    with translation.speaking(settings["lang"]):
+        panel = PARAMS["panel"].choice_label(settings["panel"])
+    if tab != panel:
+        found["panel"] = (tab, panel)
+    numbers = re.compile(screen.NUMBER)
+    head = min(int(settings["head"]), int(settings["heads"])) - 1  # the head shown
+    summary, wanted = screen.summary_text(page), expected.summary(settings, head=head)
+    if numbers.findall(summary) != numbers.findall(wanted):
         found["numbers"] = (summary, wanted)
     return found
 
@@ -134,16 +116,21 @@ def test_the_join_slide_keeps_the_lesson_its_knobs_and_flows_stage(server, learn
         join_slide_and_back(page, "class_bar_slide")
         later(page)
         assert url_stage(page) == picture_stage(page) == 3
-        assert shown_setting(page, "stage").endswith(PARAMS["stage"].choice_label(3))
+        assert expected.control_disagreements(screen.controls(page, ["stage"]), page.url) == {}
+        assert screen.controls(page, ["stage"])["stage"]["value"].startswith("3 ")
         assert "d_out=4" in page.url, page.url
     finally:
         page.close()
 
 
-def test_opening_the_language_menu_while_teaching_keeps_the_language(server, learners_browser):
+def test_teaching_the_language_menu_keeps_chinese_and_back_leaves_the_page(
+    server, learners_browser
+):
+    """Paths 2 and 3 in one class: the language menu opened, then a page of the Pages menu
+    and the browser's Back."""
     page = screen.link_tab(learners_browser, f"{server}/Flow?lang=zh_CN")
     try:
-        teach(page)
+        code = teach(page)
         heading = page.locator("h1").first.inner_text()
         page.locator(".st-key-language_menu button").first.click()
         menu = page.locator('[data-testid="stPopoverBody"] .st-key-lang')
@@ -155,26 +142,18 @@ def test_opening_the_language_menu_while_teaching_keeps_the_language(server, lea
         assert "lang=zh_CN" in page.url, page.url
         assert page.locator("h1").first.inner_text() == heading
         assert page.evaluate("document.documentElement.lang") == "zh-CN"
-    finally:
-        page.close()
-
-
-def test_back_leaves_the_page_the_pages_menu_opened_while_teaching(server, learners_browser):
-    page = screen.link_tab(learners_browser, f"{server}/{LESSON}")
-    try:
-        code = teach(page)
-        home = page.locator("h1").first.inner_text()
-        learner.go_to(page, "4 · Scaling")
+        # Path 3: the Pages menu's 4 · Scaling, then Back to Flow.
+        learner.open_page_menu(page).nth(nav.PAGES.index(nav.BY_KEY["4_Scaling"])).click()
+        screen.wait_for(page, lambda p: "/Scaling" in p.url, bool)
         screen.wait_ready(page)
-        assert f"class={code}" in page.url and "/Scaling" in page.url, page.url
+        assert f"class={code}" in page.url and "lang=zh_CN" in page.url, page.url
         page.go_back()
-        screen.wait_for(page, lambda p: p.locator("h1").first.inner_text(), lambda h: h == home)
+        screen.wait_for(page, lambda p: p.locator("h1").first.inner_text(), lambda h: h == heading)
         screen.wait_ready(page)
-        assert "/Scaling" not in page.url and f"class={code}" in page.url, page.url
-        assert playground_differences(page) == {}
+        assert "/Flow" in page.url and f"class={code}" in page.url, page.url
         later(page)
-        assert page.locator("h1").first.inner_text() == home
-        assert playground_differences(page) == {}
+        assert page.locator("h1").first.inner_text() == heading
+        assert expected.control_disagreements(screen.controls(page, ["stage"]), page.url) == {}
     finally:
         page.close()
 
@@ -202,8 +181,6 @@ def test_a_typed_cell_survives_a_switch_to_chinese_and_the_next_edit(server, lea
         grid = screen.grid_texts(page)
         assert (float(grid[1][3]), float(grid[2][1])) == (1.2, 0.5), grid[:3]
         # The result, in Chinese, states the core's numbers for the link's matrix.
-        wanted = expected.summary(expected.settings_of(page.url))
-        numbers = re.compile(screen.NUMBER)
-        assert numbers.findall(screen.summary_text(page)) == numbers.findall(wanted)
+        assert playground_differences(page) == {}
     finally:
         page.close()

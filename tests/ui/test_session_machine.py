@@ -1,5 +1,12 @@
 """A learner's session as a Hypothesis state machine: rules are the learner's actions.
 
+The walks are drawn from what each page renders, never from a list written beside it: a
+walk starts on each page, changes the controls that page draws (those it has not changed
+yet first, in a drawn order, each to a drawn value) and, between every few changes, does
+what a person does around them (another page, Back, a reload from the copied link, the
+grid). Each walk lasts until its page's controls have all been changed; the suite prints,
+per page, the controls the walks changed out of those drawn (``tests/conftest.py``).
+
 Controls are changed through their widgets; the matrix grid is edited the way the browser
 sends it (the data editor's cumulative state, relative to the table the grid was drawn from,
 under the grid's current key; a fresh grid, with no edits, whenever that key changes); tokens
@@ -14,19 +21,28 @@ changes the matrix in the URL, so N edits give N changes.
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
 from typing import Any
 from unittest.mock import patch
 
-from hypothesis import HealthCheck, settings
+import pytest
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from attention_core.embeddings import preset_embeddings
 from attention_core.knobs.param import MAX_TOKENS
 from attention_core.knobs.settings import MATRIX_PARAMS, Settings
 from attention_core.knobs.settle import settle
 from attention_core.knobs.table import INPUT_PARAMS, PARAMS
-from tests.budget import examples
+from tests.budget import walk_settings
 from tests.ui.apptest import (
     HOME,
     PAGES,
@@ -53,6 +69,15 @@ MATRIX_SOURCE = tuple(name for name in INPUT_PARAMS if name not in MATRIX_PARAMS
 NUMBERS = st.integers(-10_000, 10_000).map(lambda k: k / 1000)  # the grid's step is 0.001
 BAD_CELLS = (11.0, -10.5, None, "abc", float("inf"))
 BAD_LABELS = ("", "a,b", "x;y", "zero\u200bwidth", "L" * 21)
+CHANGES_BETWEEN = 3  # controls changed between two actions around them (while any is left)
+SPARE_STEPS = 6
+# The controls that draw another (the mask draws the padding): changed first among the rest.
+TRIGGERS = {p.only_when[0] for p in PARAMS.values() if p.only_when}
+LAST = {"present"}  # projected, a page draws fewer controls (cross-attention's decoder step)
+WALK = st.integers(0, 2**31)  # a walk's number: 0 in Hypothesis' simplest example only
+# page -> the controls it drew, and those a walk changed there (this process's walks)
+DRAWN: defaultdict[str, set[str]] = defaultdict(set)
+WALKED: defaultdict[str, set[str]] = defaultdict(set)
 
 
 def widget_values(kind: str, widget: Any, num_tokens: int) -> st.SearchStrategy[Any]:
@@ -140,19 +165,64 @@ class Grid:
         return tokens, values
 
 
+def drawn_controls(at: Any) -> dict[str, tuple[str, Any]]:
+    """The controls of the parameter table that the page drew: key -> (kind, widget). The
+    language is read in English here (a page in Chinese: tests/ui/test_translation.py, and
+    the browser's walks)."""
+    return {
+        w.key: (k, w)
+        for k in WIDGET_KINDS
+        for w in at.get(k)
+        if w.key in PARAMS and w.key != "lang"
+    }
+
+
+def around(machine: LearnerSession) -> bool:
+    """An action around the controls is due: a few changed since the last one, or every
+    control of this page changed already."""
+    if machine.skip or set(machine.unwalked()) & machine.appeared:
+        return False  # a control the last change drew is changed first (no Back before it)
+    return machine.changes >= CHANGES_BETWEEN or not machine.unwalked()
+
+
+def walking(machine: LearnerSession) -> bool:
+    return not machine.skip
+
+
 class LearnerSession(RuleBasedStateMachine):
-    """One browser tab on the dashboard."""
+    """One browser tab on the dashboard, opened on ``start`` (any page when None)."""
+
+    start: str | None = None
+    usual: frozenset[str] = frozenset()  # the controls the start page draws at its defaults
+    steps = 0  # the steps of one example (``steps_for``)
 
     def __init__(self) -> None:
         super().__init__()
+        self.skip = False  # Hypothesis' simplest example: no walk (``open_a_link``)
         self.at: Any = None
         self.grid: Grid | None = None
         self.history: list[tuple[str, dict[str, list[str]], tuple]] = []  # the browser's
+        self.changes = 0  # controls changed since the last action around them
+        self.appeared: set[str] = set()  # controls the last run drew that the one before did not
+        self.drawn: set[str] = set()
+        self.left = False  # the walk has been on another page than its own
+        # What this walk drew and changed on its page: counted once it has walked every step
+        # (Hypothesis may stop an example early, when it runs out of data, and start another).
+        self.my_drawn: set[str] = set()
+        self.my_walked: set[str] = set()
+        self.steps_done = 0
 
     # --- bookkeeping ---------------------------------------------------------------------
 
     def ran(self) -> None:
-        """After a run: a fresh grid (no edits) whenever the grid's key is new or was gone."""
+        """After a run: a fresh grid (no edits) whenever the grid's key is new or was gone;
+        the controls the walk's own page draws are counted until the walk goes elsewhere."""
+        drawn = set(drawn_controls(self.at))
+        self.appeared, self.drawn = drawn - self.drawn, drawn
+        if current_page(self.at) != self.start:
+            self.left = True
+        elif not self.left:  # on its page, until it goes elsewhere (then its walk is done)
+            self.my_drawn.update(drawn)
         key = grid_key(self.at)
         if key is None:
             self.grid = None
@@ -161,6 +231,14 @@ class LearnerSession(RuleBasedStateMachine):
         entry = (current_page(self.at), url_params(self.at), snapshot(self.at))
         if not self.history or self.history[-1][:2] != entry[:2]:
             self.history.append(entry)
+
+    def unwalked(self) -> list[str]:
+        """This page's drawn controls that no walk has changed here yet."""
+        if self.at is None:
+            return []
+        page = current_page(self.at)
+        walked = WALKED[page] | (self.my_walked if page == self.start else set())
+        return sorted(set(drawn_controls(self.at)) - walked)
 
     def matrix(self) -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
         shown = url_settings(self.at)
@@ -174,21 +252,43 @@ class LearnerSession(RuleBasedStateMachine):
 
     @initialize(data=st.data())
     def open_a_link(self, data: st.DataObject) -> None:
-        page = data.draw(st.sampled_from([HOME, HOME, *PAGES]), label="page")
+        # Hypothesis' first example of a test is its simplest: every number 0, so the first
+        # choice of every list, and the first rule every step. A walk's first example is that
+        # one; it is skipped (``settings`` asks for one example more).
+        self.skip = data.draw(WALK, label="walk") == 0
+        if self.skip:
+            return
+        pages = [self.start] if self.start else [HOME, HOME, *PAGES]
+        page = data.draw(st.sampled_from(pages), label="page")
         link = data.draw(st.just({}) | legal_links(page), label="link")
         self.at = open_page(page, link)
         self.ran()
 
+    @precondition(lambda self: self.skip)
+    @rule()
+    def skip_the_simplest_example(self) -> None:
+        """Nothing: the walk that Hypothesis draws first, all zeros, is not walked."""
+
+    @precondition(walking)
     @rule(data=st.data())
     def change_a_control(self, data: st.DataObject) -> None:
-        # Every widget but the language (read in English; tests/ui/test_translation.py).
-        drawn = {
-            w.key: (k, w)
-            for k in WIDGET_KINDS
-            for w in self.at.get(k)
-            if w.key in PARAMS and w.key != "lang"
-        }
-        kind, widget = drawn[data.draw(st.sampled_from(sorted(drawn)), label="widget")]
+        drawn = drawn_controls(self.at)
+        # The ones not changed yet first; first of all those a setting draws (the padding
+        # under the padding mask), before another change may hide them again.
+        unwalked = self.unwalked()
+        choices = (
+            [c for c in unwalked if c not in self.usual]
+            or [c for c in unwalked if c in TRIGGERS]  # early: what they draw has time
+            or [c for c in unwalked if c not in LAST]
+            or unwalked
+            or sorted(drawn)
+        )
+        kind, widget = drawn[data.draw(st.sampled_from(choices), label="widget")]
+        if current_page(self.at) == self.start:
+            self.my_walked.add(widget.key)
+        else:
+            WALKED[current_page(self.at)].add(widget.key)
+        self.changes += 1
         before = url_settings(self.at)
         new = data.draw(widget_values(kind, widget, before.num_tokens), label=widget.key)
         widget.set_value(new).run()
@@ -204,8 +304,10 @@ class LearnerSession(RuleBasedStateMachine):
             assert (after.tokens, after.rows) == (before.tokens, before.rows)
 
     @precondition(lambda self: self.grid is not None)
+    @precondition(around)
     @rule(data=st.data())
     def edit_a_cell(self, data: st.DataObject) -> None:
+        self.changes = 0
         grid = self.grid
         row = data.draw(st.sampled_from(grid.visible()), label="row")
         column = data.draw(st.sampled_from(grid.columns), label="column")
@@ -221,8 +323,10 @@ class LearnerSession(RuleBasedStateMachine):
         assert self.matrix() == grid.matrix() != before  # this edit, and only it, is kept
 
     @precondition(lambda self: self.grid is not None)
+    @precondition(around)
     @rule(data=st.data())
     def type_a_bad_cell_then_fix_it(self, data: st.DataObject) -> None:
+        self.changes = 0
         grid = self.grid
         row = data.draw(st.sampled_from(grid.visible()), label="row")
         column = data.draw(st.sampled_from(grid.columns), label="column")
@@ -241,8 +345,10 @@ class LearnerSession(RuleBasedStateMachine):
         assert self.matrix() == grid.matrix()
 
     @precondition(lambda self: self.grid is not None and len(self.grid.visible()) < MAX_TOKENS)
+    @precondition(around)
     @rule(data=st.data())
     def add_a_token(self, data: st.DataObject) -> None:
+        self.changes = 0
         grid = self.grid
         record = {"token": data.draw(st.sampled_from(LABELS), label="label")}
         for name in grid.columns[1:]:
@@ -253,8 +359,10 @@ class LearnerSession(RuleBasedStateMachine):
         assert self.matrix() == grid.matrix()
 
     @precondition(lambda self: self.grid is not None and len(self.grid.visible()) > 1)
+    @precondition(around)
     @rule(data=st.data())
     def delete_a_token(self, data: st.DataObject) -> None:
+        self.changes = 0
         grid = self.grid
         rows, query = grid.visible(), url_settings(self.at)["query"]
         grid.delete(data.draw(st.sampled_from(rows), label="row"))
@@ -269,8 +377,10 @@ class LearnerSession(RuleBasedStateMachine):
         assert bool(said) == (focused not in kept), said  # only its own deletion is told
 
     @precondition(lambda self: self.grid is not None)
+    @precondition(around)
     @rule()
     def paste_too_many_rows(self) -> None:
+        self.changes = 0
         before, key = self.matrix(), self.grid.key
         zeros = dict.fromkeys(self.grid.columns[1:], 0.0)
         self.grid.added += [{"token": "p", **zeros} for _ in range(MAX_TOKENS + 1)]
@@ -281,8 +391,10 @@ class LearnerSession(RuleBasedStateMachine):
         assert self.grid.key != key, "a refused paste gives a fresh grid"
 
     @precondition(lambda self: self.grid is not None)
+    @precondition(around)
     @rule()
     def reset(self) -> None:
+        self.changes = 0
         self.at.button(key="reset_matrix").click().run()
         self.ran()
         shown = url_settings(self.at)
@@ -291,8 +403,10 @@ class LearnerSession(RuleBasedStateMachine):
         )
         assert (shown.tokens, shown.rows) == (preset.tokens, preset.as_rows())
 
+    @precondition(lambda self: not self.skip and not self.unwalked())  # this page's first
     @rule(page=st.sampled_from([HOME, HOME, *PAGES]))
     def go_to_page(self, page: str) -> None:
+        self.changes = 0
         before, here = self.matrix(), current_page(self.at)
         go_to(self.at, page)
         if page != here:  # another page: a grid of its own, drawn from the current matrix
@@ -301,10 +415,12 @@ class LearnerSession(RuleBasedStateMachine):
         assert self.matrix() == before
 
     @precondition(lambda self: len(self.history) > 1)
+    @precondition(lambda self: not self.skip and not self.unwalked())
     @rule(data=st.data())
     def go_back_in_history(self, data: st.DataObject) -> None:
         """Back (or Forward) to an earlier URL: the browser sends that URL and the widgets'
         values as they are, and Streamlit marks the run as a history navigation."""
+        self.changes = 0
         index = data.draw(st.integers(0, len(self.history) - 2), label="entry")
         page, params, shown = self.history[index]
         self.at.query_params.clear()
@@ -318,8 +434,10 @@ class LearnerSession(RuleBasedStateMachine):
         assert (current_page(self.at), url_params(self.at)) == (page, params)
         assert snapshot(self.at) == shown
 
+    @precondition(around)
     @rule()
     def reload_from_the_copied_link(self) -> None:
+        self.changes = 0
         before = snapshot(self.at)
         self.at = reopen_from_link(self.at)
         self.grid = None  # another tab: a grid of its own, whatever its key
@@ -329,17 +447,44 @@ class LearnerSession(RuleBasedStateMachine):
 
     # --- after every action --------------------------------------------------------------
 
+    def teardown(self) -> None:
+        if self.steps_done >= self.steps and not self.skip:  # a whole walk: it counts
+            DRAWN[self.start].update(self.my_drawn)
+            WALKED[self.start].update(self.my_walked)
+
     @invariant()
     def shows_the_cores_numbers(self) -> None:
-        if self.at is not None:
+        self.steps_done += 1  # checked after every step
+        if self.at is not None and not self.skip:
             assert_clean(self.at)
             check_numbers(self.at)  # also: every widget shows what the URL says
 
 
-LearnerSession.TestCase.settings = settings(
-    max_examples=examples(default=20, thorough=60),
-    stateful_step_count=15,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-test_a_learners_session = LearnerSession.TestCase
+def steps_for(count: int) -> int:
+    """Steps for a walk that changes ``count`` controls, with an action around them after
+    every few, and a few more: a setting may draw another control (the padding under the
+    padding mask), and the walk goes on elsewhere once its page's are all changed."""
+    return count + -(-count // CHANGES_BETWEEN) + SPARE_STEPS
+
+
+@pytest.mark.parametrize("start", list(PAGES))
+def test_a_learners_session(start: str, record_property) -> None:
+    """A walk from ``start``: every control that page draws is changed (more examples of
+    each in the thorough profile), with the learner's other actions in between."""
+    usual = frozenset(drawn_controls(open_page(start)))
+    count = len(usual)
+    steps = steps_for(count)
+    walk = type(
+        f"LearnerSessionFrom_{start}",
+        (LearnerSession,),
+        {"start": start, "usual": usual, "steps": steps},
+    )
+    try:
+        run_state_machine_as_test(
+            walk,
+            settings=walk_settings(steps, thorough=4),
+        )
+    finally:
+        DRAWN[start]  # the page is listed even when no whole walk was counted
+        walked = {page: [sorted(DRAWN[page]), sorted(WALKED[page])] for page in DRAWN}
+        record_property("walks", json.dumps(walked))
