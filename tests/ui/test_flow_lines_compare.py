@@ -282,6 +282,22 @@ def test_where_even_one_column_is_too_wide_the_type_shrinks_no_further_than_it_m
     assert (fitted.size.font, fitted.decimals) == (14, 2)
 
 
+def test_projected_the_picture_never_prints_more_decimals_than_the_page():
+    """A page at 1 decimal, projected, whose picture is too wide at 16 px: the picture fell
+    back to its fewest, 2, and printed 0.30 where the page printed 0.3 (found by the settings
+    sweep: Flow, one token, d_in 1, d_out 5, 1 decimal)."""
+    settings = settings_of(preset="random", num_tokens="1", d_in="1", d_out="5", decimals="1")
+    trace = trace_of(settings)
+    numbers, labels = flow_numbers(trace, 0), display_labels(trace.tokens)
+    for width in (heatmaps.PRESENT_WIDTH, MAIN, 600, 400):
+        fitted = flow_picture.fit(
+            numbers, labels, trace.config, decimals=1, look=sizing.PROJECTOR, max_width=width
+        )
+        assert fitted.decimals == 1, width
+        spec = flow_picture.picture(fitted, numbers, labels, 9)
+        assert check_every_number(trace, 0, 0, spec, decimals=1) > 5
+
+
 def _texts(spec: dict) -> list[str]:
     return [v["text"] for m in spec["layer"] for v in m["data"]["values"] if "text" in v]
 

@@ -230,7 +230,9 @@ def fit(
     fitted = _fit(numbers, labels, config, look, decimals, max_width, arrow_floor=arrow_floor)
     if least is None or fitted.size.font >= least:
         return fitted
-    fewer = range(decimals, PRESENT_MIN_DECIMALS - 1, -1)
+    # Never more decimals than the page's own (a page at 1 decimal printed 0.30 here).
+    fewest = min(decimals, PRESENT_MIN_DECIMALS)
+    fewer = range(decimals, fewest - 1, -1)
 
     def narrowest(n: int, columns: int, floor: int) -> Fitted:
         return _place(numbers, labels, config, look, n, columns, floor, floor)
@@ -240,7 +242,7 @@ def fit(
         if narrowest(n, 2, least).width <= max_width:
             return _fit(numbers, labels, config, look, n, max_width, least, least)
     # ... else a wide matrix's first column alone, then ⋯, at the least type ...
-    alone = narrowest(PRESENT_MIN_DECIMALS, 1, least)
+    alone = narrowest(fewest, 1, least)
     if alone.width <= max_width:
         return alone
     # ... else smaller type, down to PRESENT_LEAST_FONT: the largest that fits, then the most
