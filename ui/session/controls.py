@@ -67,11 +67,15 @@ def tabs(name: str, settings: Settings) -> Sequence[Any]:
     The link's panel reaches a session's first run through the key instead.
     """
     param = PARAMS[name]
+    labels = [param.choice_label(choice) for choice in param.choices]
     if state.is_fresh() and not state.has_state(name):
         state.set_value(name, settings[name])
+    # Other labels (another language) make other tabs, which Streamlit opens at their
+    # default: the open tab is set again (it showed "Step by step" under panel=code).
+    state.follow_form(name, settings[name], tuple(labels))
     state.drawing(name)
     return st.tabs(
-        [param.choice_label(choice) for choice in param.choices],
+        labels,
         key=name,
         on_change=after_change,
         args=(name,),
