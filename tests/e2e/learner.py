@@ -265,6 +265,20 @@ def open_page_menu(page):
     return links
 
 
+def open_language_menu(page):
+    """Open the language menu beside the title (a click during a rerun may be lost: again);
+    returns the menu's choice box."""
+    menu = page.locator('[data-testid="stPopoverBody"] .st-key-lang')
+    for _ in range(3):
+        page.locator(".st-key-language_menu button").first.click()
+        try:
+            menu.wait_for(state="visible", timeout=5_000)
+            return menu
+        except Exception:
+            page.keyboard.press("Escape")
+    raise AssertionError("the language menu did not open")
+
+
 def close_page_menu(page) -> None:
     """Close the page menu (Escape, as a keyboard user would)."""
     page.keyboard.press("Escape")

@@ -132,9 +132,7 @@ def test_teaching_the_language_menu_keeps_chinese_and_back_leaves_the_page(
     try:
         code = teach(page)
         heading = page.locator("h1").first.inner_text()
-        page.locator(".st-key-language_menu button").first.click()
-        menu = page.locator('[data-testid="stPopoverBody"] .st-key-lang')
-        menu.wait_for()
+        menu = learner.open_language_menu(page)
         chosen = menu.locator("label:has(input:checked)").inner_text().strip()
         assert chosen == translation.LANGUAGES["zh_CN"]
         page.keyboard.press("Escape")
@@ -159,13 +157,17 @@ def test_teaching_the_language_menu_keeps_chinese_and_back_leaves_the_page(
 
 
 def test_a_typed_cell_survives_a_switch_to_chinese_and_the_next_edit(server, learners_browser):
+    """Path 4, with a panel open that is not the first: its tab stays open in Chinese (the
+    browser walk found it fall back to the first tab, whose label had changed)."""
     page = screen.link_tab(learners_browser, server)
     try:
+        page.locator('[data-testid="stTab"]').filter(has_text="Reproduce in PyTorch").click()
+        screen.wait_for(page, lambda p: "panel=code" in p.url, bool)
+        screen.wait_ready(page)
         before = screen.summary_text(page)
         learner.type_in_cell(page, 0, 3, "1.2")
         screen.after_change(page, screen.summary_text, before)
-        page.locator(".st-key-language_menu button").first.click()
-        page.locator('[data-testid="stPopoverBody"] .st-key-lang').get_by_text(
+        learner.open_language_menu(page).get_by_text(
             translation.LANGUAGES["zh_CN"], exact=True
         ).click()
         screen.wait_for(page, lambda p: "lang=zh_CN" in p.url, bool)

@@ -28,6 +28,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+import translation
 from attention_core.knobs.table import PARAMS
 from tests.budget import walk_settings
 from tests.e2e import expected, learner, machines, screen
@@ -41,7 +42,7 @@ from ui.session import nav
 
 pytestmark = pytest.mark.e2e
 
-STEPS = 12
+STEPS = 10
 # Checked again once a teacher's page has run by itself (two of its bar's timed reruns):
 # after the ways that left a widget to be sent by the next run (issue 69).
 AGAIN_AFTER = ("join slide and back", "language menu opened", "back", "reload")
@@ -222,23 +223,18 @@ class Walk(machines.LearnerMachine):
             learner.close_page_menu(self.page)
 
     def language(self) -> None:
-        self.page.locator(".st-key-language_menu button").first.click()
-        menu = self.page.locator('[data-testid="stPopoverBody"] .st-key-lang')
-        labels = menu.locator("label")
-        labels.first.wait_for()
+        menu = learner.open_language_menu(self.page)
+        menu.locator("label").first.wait_for()
         current = menu.locator("label:has(input:checked)").inner_text().strip()
-        other = [t.strip() for t in labels.all_inner_texts() if t.strip() != current]
-        before = self.page.evaluate("document.documentElement.lang")
-        labels.filter(has_text=other[0]).first.click()
+        other = next(name for name in translation.LANGUAGES.values() if name != current)
+        heading = self.page.locator("h1").first.inner_text()
+        menu.get_by_text(other, exact=True).click()
         screen.wait_for(
-            self.page,
-            lambda p: p.evaluate("document.documentElement.lang"),
-            lambda now: now != before,
+            self.page, lambda p: p.locator("h1").first.inner_text(), lambda h: h != heading
         )
 
     def language_menu(self) -> None:
-        self.page.locator(".st-key-language_menu button").first.click()
-        self.page.locator('[data-testid="stPopoverBody"] .st-key-lang').wait_for()
+        learner.open_language_menu(self.page)
         screen.wait_idle(self.page)
         self.page.keyboard.press("Escape")
 
@@ -251,17 +247,16 @@ class Walk(machines.LearnerMachine):
             self.page.go_forward()
 
     def new_tab(self) -> None:
-        """The link opened in another browser: the same numbers."""
+        """The link opened in a new tab: the same numbers."""
         screen.wait_ready(self.page)
         mine = screen.shown(self.page)
         link = screen.share_link(self.page)
-        other = self.browser.new_context(viewport=machines.VIEWPORT)
+        tab = self.context.new_page()  # a tab of this browser (its cache warm), a new session
         try:
-            tab = other.new_page()
             screen.open_page(tab, link)
             theirs = screen.shown(tab)
         finally:
-            other.close()
+            tab.close()
         assert {k: v for k, v in theirs.items() if k != "alerts"} == {
             k: v for k, v in mine.items() if k != "alerts"
         }, (link, self.steps)
