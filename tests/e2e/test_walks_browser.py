@@ -144,7 +144,7 @@ class Walk(machines.LearnerMachine):
         fresh = sorted(set(offered) - done[1])
         # The ways between views first: every control is walked on every page by the AppTest
         # walks; what only a browser does is walked here.
-        ways = [name for name in fresh if not name.startswith("control ")]
+        ways = sorted(n for n in offered if not n.startswith("control ") and n not in everywhere[1])
         name = self.pick(ways or fresh or sorted(offered))
         done[1].add(name)
         if not name.startswith("control "):
