@@ -335,6 +335,21 @@ def check_answer(page, typed: str, touch: bool = False) -> str:
     )
 
 
+def open_section(page, title: str, inside) -> None:
+    """Open the folded section ``title`` until ``inside`` shows: a click on its summary while
+    the teacher's bar reruns the page can be lost (CI once waited 30 s for the section)."""
+    summary = page.locator("summary", has_text=title).first
+    for _ in range(3):
+        if summary.locator("xpath=..").get_attribute("open") is None:
+            summary.click()
+        try:
+            inside.wait_for(timeout=10_000)
+            return
+        except PlaywrightError:
+            continue
+    inside.wait_for(timeout=10_000)
+
+
 def class_exercise(teacher, learners) -> dict:
     """The teacher asks 4 · Scaling's scaled-score exercise; learners answer it; what each
     screen and the teacher's showed."""
@@ -346,9 +361,8 @@ def class_exercise(teacher, learners) -> dict:
         "scaled_score", trace_of(settings), exercise_seed("4_Scaling", "scaled_score"), 4
     )
     mistake = {m.key: f"{m.value:.4f}" for m in exercise.mistakes}
-    teacher.locator("summary", has_text="Check yourself").click()
     ask = teacher.locator(f".st-key-class_ask_{EXERCISE} button")
-    ask.wait_for(timeout=30_000)
+    open_section(teacher, "Check yourself", ask)
     ask.click()
     teacher.locator(f".st-key-class_show_{EXERCISE} button").wait_for(timeout=30_000)
     # (laptop, laptop, phone, laptop): what each types, in order; the last answer counts.
