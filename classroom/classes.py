@@ -7,6 +7,10 @@ A question is answered in rounds (peer instruction: vote, discuss, vote again). 
 opens a new round, numbered on from the question's earlier ones; *Vote again* opens one more
 (its answers start empty, the first round's are kept). Each answer is stored per question and
 round with the time it was given.
+
+The lead passes from one device to another without the key on any screen: the second device
+asks (its session makes a key of its own and sends only its digest), the leading session
+allows it (the digest joins the class's teacher keys, and the asker leads) or refuses.
 """
 
 from __future__ import annotations
@@ -29,6 +33,10 @@ QUESTION_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 QUESTIONS_MAX = 60  # questions asked in one class
 ROUNDS_MAX = 40  # rounds of one question in one class
 PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,60}")
+ASK_SECONDS = 120.0  # an unanswered request to lead lapses after this long
+TEACHER_KEYS_MAX = 8  # the first key and the ones a leading screen handed the lead with
+TOKEN = re.compile(r"[0-9a-f]{16}")  # a leader token, as classroom.codes writes it
+DIGEST = re.compile(r"[0-9a-f]{64}")  # a teacher key's SHA-256
 
 
 class ClassError(Exception):
@@ -71,7 +79,11 @@ class ClassState:
     first_round: int = 0  # the round this asking began with (before any *Vote again*)
     shown: bool = False  # the teacher shows the answers' histograms
     conceal: bool = False  # the teacher's screen hides what gives an open question away
+    # (each asking and each *Vote again* starts with it hidden: the projector is the
+    # teacher's screen, and the teacher shows those parts only on purpose)
     rounds: tuple[tuple[str, int], ...] = ()  # every question asked, with its last round
+    asking: str = ""  # the token of a session that asks to lead (answered by the leader)
+    refused: str = ""  # the token of the session whose request the leader refused last
 
     @property
     def voted_again(self) -> bool:
@@ -147,6 +159,8 @@ class Classroom:
             shown=fields.get("shown") == "1",
             conceal=fields.get("conceal") == "1",
             rounds=_read_rounds(fields.get("rounds", "")),
+            asking=_live_ask(fields, now),
+            refused=fields.get("refused", ""),
         )
         if len(self._recent) > 1000:
             self._recent.clear()
@@ -162,7 +176,8 @@ class Classroom:
                 _("there is no class {code} (classes end after 4 idle hours)").format(code=code)
             )
         given = key if isinstance(key, str) and len(key) <= 100 else ""
-        if not codes.key_matches(given, fields.get("teacher", "")):
+        digests = fields.get("teacher", "").split(",")
+        if not any(codes.key_matches(given, digest) for digest in digests):
             raise NotTeacherError(
                 _("that is not the teacher key of class {code}: the class is unchanged").format(
                     code=code
@@ -192,6 +207,39 @@ class Classroom:
         self._do(lambda: self._store.write(code, {"leader": leader}))
         return self.state(code)
 
+    def ask_lead(self, code: str, token: str, digest: str) -> None:
+        """The session whose token is ``token`` asks to lead ``code`` with a key of its own,
+        of which the store gets only the SHA-256 ``digest`` (the leading session answers with
+        :meth:`answer_lead`; a later request replaces an unanswered one)."""
+        if not TOKEN.fullmatch(token) or not DIGEST.fullmatch(digest):
+            raise RefusedError(_("a request to lead needs a session token and a key's digest"))
+        self.state(code)  # a class that ended is not revived by a request
+        fields = {"asking": token, "asking_key": digest, "asking_at": repr(self._clock())}
+        self._do(lambda: self._store.write(_code(code), fields))
+
+    def answer_lead(self, code: str, key: str, leader: str, token: str, allow: bool) -> int:
+        """The leading session (``leader``, with ``key``) allows or refuses the request to
+        lead of the session ``token``: allowed, that session's key becomes one of the class's
+        teacher keys and it leads; refused, it is told. Returns the class's new version (the
+        asking session is made to run again by it)."""
+        self.check_key(code, key)
+        code = _code(code)
+        fields = self._do(lambda: self._store.read(code)) or {}
+        if not token or _live_ask(fields, self._clock()) != token:
+            raise RefusedError(_("that request to lead has lapsed; the other screen may ask again"))
+        cleared = {"asking": "", "asking_key": "", "asking_at": ""}
+        if not allow:
+            return self._do(lambda: self._store.write(code, cleared | {"refused": token}, True))
+        digests = [d for d in fields.get("teacher", "").split(",") if d]
+        digests = [*digests[:1], *digests[1:][-(TEACHER_KEYS_MAX - 2) :], fields["asking_key"]]
+        handed = cleared | {"teacher": ",".join(digests), "leader": token, "refused": ""}
+        version = self._do(lambda: self._store.write_if(code, "leader", leader, handed, bump=True))
+        if version is None:
+            raise NotLeaderError(
+                _("another tab or device leads class {code} now").format(code=code)
+            )
+        return version
+
     def end(self, code: str, key: str) -> None:
         """End the class ``code``: every key of it leaves the store, and its learners, who
         find it gone, are detached."""
@@ -202,7 +250,8 @@ class Classroom:
 
     def ask(self, code: str, key: str, question: str, choices: int) -> int:
         """Open ``question`` (with ``choices`` options) for the class in a new round; its
-        answer hidden, and the answers' histogram too until the teacher shows it."""
+        answer hidden, the answers' histogram too until the teacher shows it, and what gives it
+        away hidden on the teacher's screen as on every learner's."""
         if not QUESTION_ID.fullmatch(question) or not 2 <= choices <= CHOICES_MAX:
             raise RefusedError(_("a question needs an id of lowercase letters and 2 to 6 choices"))
         self.check_key(code, key)
@@ -214,6 +263,7 @@ class Classroom:
                 )
             )
         fields = {"question": question, "choices": str(choices), "revealed": "0", "shown": "0"}
+        fields["conceal"] = "1"  # the projector hides what gives it away until told otherwise
         fields |= self._next_round(rounds, question)
         fields["first_round"] = fields["round"]
         return self._do(lambda: self._store.write(code, fields, bump=True))
@@ -227,7 +277,7 @@ class Classroom:
             raise RefusedError(_("no question is open in the class"))
         if current.voted_again:
             raise RefusedError(_("this question has been voted on twice already"))
-        fields = {"revealed": "0", "shown": "0"}
+        fields = {"revealed": "0", "shown": "0", "conceal": "1"}
         fields |= self._next_round(dict(current.rounds), current.question)
         return self._do(lambda: self._store.write(code, fields, bump=True))
 
@@ -278,6 +328,11 @@ class Classroom:
                 )
             )
         self._do(lambda: self._store.seen(code, learner, now, since))
+
+    def unfollow(self, code: str, learner: str) -> None:
+        """``learner`` no longer counts as following ``code`` (it leads now)."""
+        since = self._clock() - FOLLOWING_SECONDS
+        self._do(lambda: self._store.seen(_code(code), learner, 0.0, since))
 
     def following(self, code: str) -> int:
         """How many learners followed ``code`` in the last ``FOLLOWING_SECONDS``."""
@@ -339,6 +394,16 @@ class Classroom:
                 found = sorted(given.items(), key=lambda item: (item[1][1], item[0]))
                 rows += [(who, question, number, c, at) for who, (c, at) in found]
         return rows
+
+
+def _live_ask(fields: dict[str, str], now: float) -> str:
+    """The token of the session that asks to lead, while its request has not lapsed."""
+    token = fields.get("asking", "")
+    try:
+        at = float(fields.get("asking_at", "") or "nan")
+    except ValueError:
+        return ""
+    return token if TOKEN.fullmatch(token) and 0 <= now - at <= ASK_SECONDS else ""
 
 
 def _int(text: str) -> int:

@@ -26,6 +26,7 @@ from classroom import (
     NotLeaderError,
     NotTeacherError,
     RefusedError,
+    codes,
     read_code,
 )
 from classroom.codes import BadCodeError, new_code, new_learner_id
@@ -219,6 +220,43 @@ def test_one_session_leads_at_a_time_and_taking_the_lead_needs_the_key(made):
     with pytest.raises(NotLeaderError):
         room.lead(code, key, "0_Flow", "d_out=8", leader="second")
     assert room.state(code).link == "d_out=7"
+
+
+def test_the_lead_passes_to_another_screen_only_when_the_leading_one_allows_it(made):
+    """A second screen asks with the digest of a key of its own (the store never holds a
+    key); only the leading session answers; allowed, the second leads with its own key, the
+    first key still works, and the first screen's changes are refused; refused, it is said."""
+    clock = Clock()
+    room = made(clock)
+    code, key = room.start("streamlit_app", LINK, leader="0" * 16)
+    phone_key, phone = codes.new_key(), "1" * 16
+    room.ask_lead(code, phone, codes.key_digest(phone_key))
+    assert room.state(code).asking == phone
+    assert phone_key not in " ".join(room._store.read(code).values())
+    with pytest.raises(NotTeacherError):  # a learner cannot answer for the teacher
+        room.answer_lead(code, phone_key, "0" * 16, phone, allow=True)
+    with pytest.raises(NotLeaderError):  # nor a teacher's tab that does not lead
+        room.answer_lead(code, key, "2" * 16, phone, allow=True)
+    assert room.state(code).asking == phone
+    version = room.answer_lead(code, key, "0" * 16, phone, allow=True)
+    found = room.state(code)
+    assert (found.leader, found.asking, found.version) == (phone, "", version)
+    assert room.lead(code, phone_key, "4_Scaling", "d_out=5", leader=phone) == version + 1
+    with pytest.raises(NotLeaderError):
+        room.lead(code, key, "streamlit_app", "d_out=2", leader="0" * 16)
+    room.take_lead(code, key, "0" * 16)  # the first key still leads when its screen asks
+    # A refusal, and a request that lapses unanswered.
+    laptop = "3" * 16
+    room.ask_lead(code, laptop, codes.key_digest(codes.new_key()))
+    room.answer_lead(code, key, "0" * 16, laptop, allow=False)
+    assert (room.state(code).refused, room.state(code).asking) == (laptop, "")
+    room.ask_lead(code, laptop, codes.key_digest(codes.new_key()))
+    clock.now += 121
+    assert room.state(code).asking == ""
+    with pytest.raises(RefusedError, match="lapsed"):
+        room.answer_lead(code, key, "0" * 16, laptop, allow=True)
+    with pytest.raises(RefusedError, match="digest"):
+        room.ask_lead(code, laptop, "<script>")
 
 
 def test_ending_a_class_deletes_it_and_needs_the_key(made):

@@ -43,6 +43,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from classroom import Classroom
 from classroom.redis_store import RedisStore
 from tests.budget import ALONE
 from tests.e2e import learner, screen
@@ -101,6 +102,10 @@ class Hall:
     revealed: list[str] = field(default_factory=list)  # each follower's screen after reveal
     csv_rows: list[dict] = field(default_factory=list)
     exercise: dict = field(default_factory=dict)  # a Check-yourself exercise asked (issue 54)
+    counts_after_reload: list[int] = field(default_factory=list)  # the store's, then the bar's
+    hand_over: dict = field(default_factory=dict)  # the lead passed to the teacher's new tab
+    projector_hidden: list[str] = field(default_factory=list)  # giveaways hidden on it, asked
+    correct_before_reveal: list[str] = field(default_factory=list)  # "Correct (B) …" lines
     ended: list[str] = field(default_factory=list)
     end_seconds: list[float] = field(default_factory=list)
     keys_left: list[str] = field(default_factory=list)
@@ -378,16 +383,29 @@ def class_exercise(teacher, learners) -> dict:
         seen.append([check_answer(page, text, touch=n == 2) for text in answers])
     wait_count(teacher, "First vote: 4 answers")
     teacher.locator(f".st-key-class_show_{EXERCISE} button").click()
+    markdown = '[data-testid="stMarkdownContainer"]'
     summary = screen.wait_for(
         teacher,
-        lambda p: p.locator('[data-testid="stMarkdownContainer"]').all_inner_texts(),
+        lambda p: p.locator(markdown).all_inner_texts(),
         lambda texts: any(" right (" in t for t in texts),
+        timeout=20,
+    )
+    before = next((t for t in summary if " right (" in t), "")
+    projected = " ".join(teacher.locator(markdown).all_inner_texts()) + captions(teacher)
+    named = ("forgot to scale", "scaled by d, not √d", f"right ({exercise.answer_text})", "wrong")
+    teacher.locator(f".st-key-class_reveal_{EXERCISE} button").click()
+    summary = screen.wait_for(
+        teacher,
+        lambda p: p.locator(markdown).all_inner_texts(),
+        lambda texts: any(" right (" in t and "wrong" in t for t in texts),
         timeout=20,
     )
     return {
         "answer": exercise.answer_text,
         "by_d": mistake["scaled_by_d"],
         "seen": seen,
+        "before_reveal": before,
+        "named_before_reveal": [n for n in named if n in projected],
         "summary": next((t for t in summary if " right (" in t), ""),
     }
 
@@ -507,6 +525,14 @@ def hall(browser, tmp_path_factory) -> Hall:
                 "same_view": view_of(reloader) == view_of(teacher),
                 "view": view_of(reloader),
             }
+            # The reloaded page is the same learner (its browser keeps its id in the class):
+            # the store counts 4, and the teacher's bar says 4, not 5 for the next 15 s.
+            room = Classroom(RedisStore(f"redis://127.0.0.1:{worker_ports[-1] + 1}/0"))
+            hall.counts_after_reload.append(room.following(hall.code))
+            bar = screen.wait_for(
+                teacher, banner, lambda t: re.search(r"\d+ following", t) is not None, 20
+            )
+            hall.counts_after_reload.append(int(re.search(r"(\d+) following", bar).group(1)))
         teachers_numbers = vector(teacher)
 
         # One learner explores on their own and moves d_out: only their numbers move.
@@ -535,6 +561,53 @@ def hall(browser, tmp_path_factory) -> Hall:
             screen.step_slider(forger, "d_out")  # were it leading, the class would move
             screen.wait_ready(forger)
             hall.forged_kept = all(close(vector(p), teachers_numbers) for p in learners)
+
+        # The teacher opens the join link (the network address) in a new tab of their own
+        # browser, which keeps no cookie for that address: it joins, asks to lead, and the
+        # projected screen allows it (no key on any screen). The new tab leads and is not
+        # counted; then the lead goes back and forth three times, a change each time, and
+        # no learner may drop out of the class meanwhile (issue 63's "You changed the view").
+        with stage(hall, "hand_over", teacher, *learners):
+            second = teacher.context.new_page()
+            second.goto(hall.link)
+            wait_banner(second, "Following the teacher")
+            screen.wait_ready(second)
+            # It explores first: when it leads, the class jumps to its own view, two knobs
+            # apart (the jump after which a learner once read "You changed the view").
+            second.get_by_role("button", name="Explore on my own").click()
+            wait_banner(second, "Exploring on your own")
+            learner.click_radio(second, "scaling", "none")
+            screen.wait_ready(second)
+            screen.step_slider(second, "d_out")
+            screen.wait_ready(second)
+            open_class_menu(second)
+            second.get_by_role("button", name="Ask to lead this class").click()
+            hall.hand_over["asked"] = wait_banner(teacher, "Another screen asks to lead")
+            teacher.get_by_role("button", name="Allow", exact=True).click()
+            hall.hand_over["second"] = wait_banner(second, f"Teaching class {hall.code}")
+            hall.hand_over["first"] = wait_banner(teacher, "Another tab or device leads")
+            room = Classroom(RedisStore(f"redis://127.0.0.1:{worker_ports[-1] + 1}/0"))
+            hall.hand_over["count"] = room.following(hall.code)
+            wanted = core_vector(second)
+            hall.hand_over["followed"] = [[wait_shows(p, wanted) is not None for p in learners]]
+            hall.hand_over["scaling"] = [view_of(p).get("scaling") for p in learners]
+            for n in range(3):
+                leader, other = (second, teacher) if n % 2 == 0 else (teacher, second)
+                if n:  # the other screen takes the lead back
+                    leader.get_by_role("button", name="Lead from here again").click()
+                    wait_banner(leader, f"Teaching class {hall.code}")
+                    wait_banner(other, "Another tab or device leads")
+                screen.step_slider(leader, "d_out")
+                screen.wait_ready(leader)
+                wanted = core_vector(leader)
+                row = [wait_shows(p, wanted) is not None for p in learners]
+                hall.hand_over["followed"].append(row)
+            hall.hand_over["banners"] = [banner(p) for p in learners]
+            second.close()
+            teacher.get_by_role("button", name="Lead from here again").click()
+            wait_banner(teacher, f"Teaching class {hall.code}")
+            screen.wait_ready(teacher)
+        teachers_numbers = vector(teacher)
 
         # The worker of some learners (not the teacher's) is killed, and 0.3 s later the
         # teacher moves d_out: their pages reconnect by themselves, join again by the code in
@@ -566,6 +639,11 @@ def hall(browser, tmp_path_factory) -> Hall:
             click_when_there(
                 teacher, "Ask the class", lambda: present(teacher, "Reveal to the class")
             )
+            hall.projector_hidden = [
+                t.split(": hidden until")[0]
+                for t in teacher.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
+                if "hidden until the teacher reveals" in t
+            ]
             for n, page in enumerate(learners):
                 vote(page, 1, FIRST_VOTES[n])
                 hall.early_reveal.append(
@@ -629,16 +707,20 @@ def hall(browser, tmp_path_factory) -> Hall:
                 teacher, "Show the answers", lambda: present(teacher, "Hide the answers")
             )
             hall.counted.append(wait_count(teacher, "4 answers. A: 0 (0 %); B: 3 (75 %)"))
+            markdown = '[data-testid="stMarkdownContainer"]'
+            hall.correct_before_reveal = [
+                t for t in teacher.locator(markdown).all_inner_texts() if "Correct (" in t
+            ]
+            click_when_there(
+                teacher, "Reveal to the class", lambda: present(teacher, "Hide the answer")
+            )
             hall.histograms = screen.wait_for(
                 teacher,
-                lambda p: p.locator('[data-testid="stMarkdownContainer"]').all_inner_texts(),
+                lambda p: p.locator(markdown).all_inner_texts(),
                 lambda texts: any("→" in t and "Correct" in t for t in texts),
                 timeout=20,
             )
             hall.histograms = next(t for t in hall.histograms if "Correct" in t and "→" in t)
-            click_when_there(
-                teacher, "Reveal to the class", lambda: present(teacher, "Hide the answer")
-            )
             for page in learners:
                 screen.wait_for(page, lambda p: p.get_by_text(ANSWER).count(), bool, 30)
                 screen.wait_ready(page)
@@ -731,12 +813,28 @@ def test_learners_on_both_workers_follow_the_teachers_changes(hall):
     print(f"seconds to follow: {sorted(round(s, 2) for s in hall.latencies)}")
 
 
-def test_a_learner_who_reloads_during_a_change_stays_in_step(hall):
+def test_a_learner_who_reloads_during_a_change_stays_in_step_and_counts_once(hall):
     hall.passed("reload_during_change")
     seen = hall.reload_during_change
     assert seen["shown"], seen
     assert "Following the teacher" in seen["banner"], seen
     assert seen["same_view"], seen
+    assert hall.counts_after_reload == [4, 4], hall.counts_after_reload
+
+
+def test_the_teachers_new_tab_on_the_join_link_leads_once_the_projector_allows_it(hall):
+    """Issue 63: the teacher's own browser on the network address (no cookie there) asks to
+    lead, the projected screen allows it with no key shown; the tab leads and is no learner;
+    three hand-overs, each with a change, leave every learner following the leader."""
+    hall.passed("hand_over")
+    seen = hall.hand_over
+    assert "Another screen asks to lead" in seen["asked"], seen
+    assert f"Teaching class {hall.code}" in seen["second"], seen
+    assert "Another tab or device leads" in seen["first"], seen
+    assert seen["count"] == 4, seen
+    assert seen["followed"] == [[True] * 4] * 4, seen
+    assert seen["scaling"] == [["none"]] * 4, seen  # the new leader's own view, whole
+    assert all("Following the teacher" in b for b in seen["banners"]), seen["banners"]
 
 
 def test_an_explorer_changes_nobody_elses_numbers_and_comes_back(hall):
@@ -764,6 +862,14 @@ def test_no_learner_can_reveal_an_open_question_and_the_histogram_waits_for_the_
     assert all("Scaling" in title for title in hall.followed_page), hall.followed_page
     assert hall.early_reveal == [0] * 8, hall.early_reveal
     assert hall.hidden_before_shown
+    # The projector hides what gives the answer away as soon as the question is asked (what
+    # presentation mode draws of 4 · Scaling's three parts), and names no correct choice
+    # before the reveal.
+    assert hall.projector_hidden == [
+        "Score variance",
+        "The table measured at d = 512",
+    ], hall.projector_hidden
+    assert hall.correct_before_reveal == [], hall.correct_before_reveal
     assert "First vote: 4 answers" in hall.counted[0]
     assert "A: 1 (25 %); B: 1 (25 %); C: 0 (0 %); D: 2 (50 %)" in hall.counted[1]
 
@@ -827,7 +933,10 @@ def test_a_class_exercise_is_checked_on_each_screen_and_the_share_correct_is_the
     assert "not by its square root" in seen[2][0], seen[2]  # the phone's, by touch
     for screen_ in (seen[0][1], seen[1][0], seen[2][1]):
         assert f"Right: {answer}." in screen_, screen_
-    # Given: three right, one scaled by d (the last answer of each counts).
+    # Given: three right, one scaled by d (the last answer of each counts). Before the reveal
+    # the projector gives the share right only: no wrong answer's name, no value.
+    assert hall.exercise["before_reveal"] == "3 of 4 answers right (75 %).", hall.exercise
+    assert hall.exercise["named_before_reveal"] == [], hall.exercise
     assert hall.exercise["summary"] == (
         "3 of 4 answers right (75 %). The most common wrong answer: scaled by d, not √d "
         f"({hall.exercise['by_d']}), 1 answer."

@@ -10,7 +10,9 @@ no traceback, every control on the screen shows its link's value, the page speak
 language, and the Playground's numbers are the core's for the link. After the join slide,
 the language menu, Back or a reload, a class's teacher is checked again once the page has
 run by itself (the teacher's bar, every two seconds): that rerun is what spread a wrong
-widget to the class (issue 69).
+widget to the class (issue 69). Once the walk teaches, a learner on a phone follows (another
+browser, joined by the class's link): after every step it shows the teacher's page and the
+teacher's view, following still (issue 63).
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class Walk(machines.LearnerMachine):
         super().__init__()
         self.page.add_init_script(screen._COUNT_REPLIES_JS)
         self.teaching = False
+        self.follower = None  # a phone's page following the class, once the walk teaches
         self.skip = False
         self.steps: list[str] = []
 
@@ -250,20 +253,35 @@ class Walk(machines.LearnerMachine):
         """The link opened in a new tab: the same numbers."""
         screen.wait_ready(self.page)
         mine = screen.shown(self.page)
-        link = screen.share_link(self.page)
+        # The sidebar's link to this view, or the address bar's (a teacher's holds the class)
+        link = self.pick([screen.share_link(self.page), self.page.url])
         tab = self.context.new_page()  # a tab of this browser (its cache warm), a new session
         try:
             screen.open_page(tab, link)
             theirs = screen.shown(tab)
         finally:
             tab.close()
+        if self.teaching and "class=" in link:  # it led the class (this browser keeps its key)
+            again = self.page.locator(".st-key-class_lead_again button").first
+            again.wait_for(timeout=30_000)
+            again.click()
+            self.page.locator(".st-key-class_lead_again").wait_for(state="detached")
+            screen.wait_ready(self.page)
         assert {k: v for k, v in theirs.items() if k != "alerts"} == {
             k: v for k, v in mine.items() if k != "alerts"
         }, (link, self.steps)
 
     def teach(self) -> None:
-        teach(self.page)
+        code = teach(self.page)
         self.teaching = True
+        phone = self.browser.new_context(**screen.PHONE)
+        self.follower = phone.new_page()
+        screen.open_page(self.follower, f"{self.server}/?class={code}")
+
+    def teardown(self) -> None:
+        if self.follower is not None:
+            self.follower.context.close()
+        super().teardown()
 
     def join_slide(self) -> None:
         opener = self.pick(["class_bar_slide", "class_slide"])
@@ -305,6 +323,34 @@ class Walk(machines.LearnerMachine):
         assert page.evaluate("document.documentElement.lang") == lang.replace("_", "-"), steps
         if page_key(page) == "streamlit_app" and page.locator(".st-key-result_summary").count():
             assert playground_differences(page) == {}, (page.url, steps)
+        if self.follower is not None:
+            self.check_follower()
+
+    def check_follower(self) -> None:
+        """The phone shows the teacher's page and view (its own language and type size
+        apart), still following: what the class's invariant asks after every step."""
+        wanted = (page_key(self.page), shared_view(self.page.url))
+        follower = self.follower
+        shown = screen.wait_for(
+            follower,
+            lambda p: (page_key(p), shared_view(p.url)),
+            lambda seen: seen == wanted,
+            timeout=30,
+        )
+        assert shown == wanted, (shown, wanted, self.steps)
+        screen.wait_ready(follower)
+        banner = " ".join(follower.locator('[data-testid="stAlertContainer"]').all_inner_texts())
+        assert "Following the teacher" in banner, (banner[:200], self.steps)
+        assert screen.exceptions(follower) == [], self.steps
+        found = expected.control_disagreements(shown_controls(follower), follower.url)
+        assert found == {}, (follower.url, self.steps)
+
+
+def shared_view(url: str) -> dict[str, object]:
+    """The settings a class shares, read from a page's link (type size and language are each
+    screen's own; the class code is not a setting)."""
+    settings = expected.settings_of(url)
+    return {k: v for k, v in settings.values.items() if k not in ("present", "lang")}
 
 
 def test_a_walk_over_what_the_screen_offers(server, browser, record_property):

@@ -4,9 +4,11 @@ Chinese. One test per kind of behaviour; the numbers come from the core on the p
 
 from __future__ import annotations
 
+import json
+
 from attention_core import AttentionConfig, preset_embeddings, run_attention
 from attention_core.exercises import make_exercise
-from tests.ui.apptest import as_read, assert_clean, markup_problems, open_page
+from tests.ui.apptest import as_read, assert_clean, markup_problems, open_page, vega_specs
 from tests.ui.untranslated import english_left
 from ui.blocks.check_yourself import PAGE_KINDS, exercise_seed
 from ui.session import nav
@@ -119,9 +121,16 @@ def test_a_class_exercise_checked_on_each_screen_and_counted_for_the_teacher():
     assert_clean(teacher)
     name = f"masked after softmax, not renormalised ({unmasked.value:.4f})"
     summary = [m.value for m in teacher.markdown if " right (" in m.value]
+    # Before the reveal the projector shows the share right, but neither the outcomes'
+    # histogram nor a wrong answer's name and value (nor, so, the right one's).
+    assert summary == ["2 of 3 answers right (67 %)."]
+    assert [s for s in vega_specs(teacher) if "right (" in json.dumps(s)] == []
+    assert not any(f"{unmasked.value:.4f}" in c.value for c in teacher.caption)
+    teacher.button(key=f"class_reveal_{question}").click().run()
+    summary = [m.value for m in teacher.markdown if " right (" in m.value]
     assert summary == [
         f"2 of 3 answers right (67 %). The most common wrong answer: {name}, 1 answer."
     ]
-    teacher.button(key=f"class_reveal_{question}").click().run()
+    assert [s for s in vega_specs(teacher) if "right (" in json.dumps(s)] != []
     first.run()
     assert any(exercise.answer_text in x.value for x in first.latex)  # the worked solution

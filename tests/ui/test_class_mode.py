@@ -21,7 +21,7 @@ from tests.ui.apptest import (
     shown_texts,
     url_params,
 )
-from ui.session import class_mode, joining, teacher_cookie
+from ui.session import class_cookies, class_mode, joining
 from ui.session.class_mode import classroom
 
 HOSTILE = ("", "<img src=x onerror=alert(1)>", "**K7RM3Q**", "K0RM3Q", "x" * 500, "CCCCCC")
@@ -174,7 +174,7 @@ def set_d_out(at: AppTest, value: int) -> AppTest:
 def cookies(monkeypatch) -> dict[str, str]:
     """The cookies the next sessions' browser sends (AppTest's sessions have none)."""
     jar: dict[str, str] = {}
-    monkeypatch.setattr(teacher_cookie, "browser_cookies", lambda: jar)
+    monkeypatch.setattr(class_cookies, "browser_cookies", lambda: jar)
     return jar
 
 
@@ -189,8 +189,84 @@ def test_the_teachers_key_goes_into_a_cookie_of_their_browser_and_nowhere_else()
     assert key not in str(url_params(teacher))
     learner = open_page(params={"class": code})
     assert said(learner, "Following the teacher")
-    assert cookie_scripts(learner) == []
+    (kept,) = cookie_scripts(learner)  # the learner's own id only
+    learner_id = learner.session_state[class_mode.MEMBERSHIP].learner
+    assert f'"attention_learner_{code}": ["{learner_id}", {IDLE_SECONDS}]' in kept
+    assert "attention_teacher_" not in kept
     assert not any(key in h.proto.body for h in learner.get("html"))
+
+
+def test_a_learner_who_reloads_is_the_same_learner_counted_once(cookies):
+    """The learner's browser keeps its id in the class: a reload (a new session) is the same
+    learner, so the teacher's count stays at one and the answer given is kept."""
+    teacher = open_page(params={"d_out": "3"})
+    code, _key = teach(teacher)
+    first = open_page(params={"class": code})
+    learner_id = first.session_state[class_mode.MEMBERSHIP].learner
+    room = classroom()
+    room.follow(code, learner_id)  # what the worker's push says for it
+    assert room.following(code) == 1
+    cookies[f"attention_learner_{code}"] = learner_id  # what the script kept
+    again = open_page(params={"class": code})  # the reload
+    assert_clean(again)
+    assert again.session_state[class_mode.MEMBERSHIP].learner == learner_id
+    assert cookie_scripts(again) == []  # kept already: nothing to write
+    room.follow(code, again.session_state[class_mode.MEMBERSHIP].learner)
+    assert room.following(code) == 1
+    for value in ("<b>x</b>", "g" * 16, "1" * 200):  # a forged cookie: a fresh id instead
+        cookies[f"attention_learner_{code}"] = value
+        other = open_page(params={"class": code})
+        assert_clean(other)
+        assert other.session_state[class_mode.MEMBERSHIP].learner not in (value, learner_id)
+
+
+def test_a_second_screen_leads_when_the_leading_one_allows_it_with_no_key_shown(cookies):
+    """The teacher's phone (or their laptop on another address, where the browser holds no
+    cookie of this one) joins, asks to lead; the leading screen offers *Allow* and *Refuse*;
+    allowed, the phone leads, keeps a key of its own, no longer counts as a learner, and the
+    first screen says another leads now. No key is ever drawn on either screen."""
+    teacher = open_page(params={"d_out": "3"})
+    code, key = teach(teacher)
+    room = classroom()
+    phone = open_page(params={"class": code})
+    phone_member = phone.session_state[class_mode.MEMBERSHIP]
+    room.follow(code, phone_member.learner)
+    # Refused first.
+    phone.button(key="class_menu").click().run()
+    phone.button(key="class_menu").click()
+    phone.button(key="class_ask_lead").click().run()
+    assert_clean(phone)
+    assert "You asked to lead this class" in " ".join(c.value for c in phone.caption)
+    teacher.run()
+    assert said(teacher, "Another screen asks to lead class")
+    teacher.button(key="class_refuse_lead").click().run()
+    assert_clean(teacher)
+    assert said(teacher, f"**Teaching class `{code}`**")
+    phone.run()
+    assert said(phone, "did not let this one lead")
+    assert not phone.session_state[class_mode.MEMBERSHIP].teaching
+    # Allowed.
+    phone.button(key="class_menu").click().run()
+    phone.button(key="class_menu").click()
+    phone.button(key="class_ask_lead").click().run()
+    teacher.run()
+    teacher.button(key="class_allow_lead").click().run()
+    assert_clean(teacher)
+    assert said(teacher, f"**Another tab or device leads class `{code}` now.**")
+    phone.run()
+    assert_clean(phone)
+    member = phone.session_state[class_mode.MEMBERSHIP]
+    assert member.teaching and member.teacher_key != key
+    assert said(phone, f"**Teaching class `{code}`**") and said(phone, "You lead class")
+    assert room.following(code) == 0  # the phone is the teacher's, not a learner
+    set_d_out(phone, 5)
+    assert "d_out=5" in room.state(code).link
+    set_d_out(teacher, 2)  # the first screen changes nothing now
+    assert "d_out=2" not in room.state(code).link
+    (kept,) = cookie_scripts(phone)  # a reload there leads too
+    assert f'"attention_teacher_{code}": ["{member.teacher_key}"' in kept
+    for at in (teacher, phone):
+        assert not any(k in text for text in shown_texts(at) for k in (key, member.teacher_key))
 
 
 def test_a_reload_in_the_teachers_browser_leads_and_the_old_tab_stops_leading(cookies):
@@ -228,7 +304,7 @@ def test_a_cookie_with_a_wrong_or_malformed_key_only_joins(cookies):
         assert said(at, "Following the teacher"), value
         assert not at.session_state[class_mode.MEMBERSHIP].teaching
         assert classroom().state(code).leader == "t"
-        assert teacher_cookie.KEY_TEXT.fullmatch(value) is None or value == "A" * 32
+        assert class_cookies.KEY_TEXT.fullmatch(value) is None or value == "A" * 32
 
 
 def test_ending_the_class_deletes_it_and_detaches_followers_and_explorers():

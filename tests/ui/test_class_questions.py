@@ -79,10 +79,17 @@ def test_a_follower_cannot_reveal_an_open_question_and_sees_no_giveaway():
     assert [c.split(":")[0].strip("*") for c in hidden] == list(GIVEAWAYS)
     assert not any("512" in str(m.value) and "|" in str(m.value) for m in learner.markdown)
     assert "score variance" not in [title_of(s) for s in vega_specs(learner)]
-    # The projector keeps them until the teacher hides them, then shows the same lines.
-    assert not [c for c in captions(teacher) if HIDDEN in c]
-    teacher.toggle(key=f"class_conceal_{QUESTION}_0").set_value(True).run()
+    # The projector (the teacher's screen) hides them too, with the same lines, until the
+    # teacher shows them on purpose; hiding them again takes them off once more.
+    assert len([c for c in captions(teacher) if HIDDEN in c]) == len(GIVEAWAYS)
+    assert "score variance" not in [title_of(s) for s in vega_specs(teacher)]
+    teacher.toggle(key=f"class_conceal_{QUESTION}_1").set_value(False).run()
     assert_clean(teacher)
+    assert not [c for c in captions(teacher) if HIDDEN in c]
+    assert "score variance" in [title_of(s) for s in vega_specs(teacher)]
+    learner.run()
+    assert len([c for c in captions(learner) if HIDDEN in c]) == len(GIVEAWAYS)  # never theirs
+    teacher.toggle(key=f"class_conceal_{QUESTION}_0").set_value(True).run()
     assert len([c for c in captions(teacher) if HIDDEN in c]) == len(GIVEAWAYS)
     teacher.button(key=f"class_reveal_{QUESTION}").click().run()
     learner.run()
@@ -115,7 +122,11 @@ def test_two_votes_histograms_on_request_the_shift_and_the_reveal_on_a_follower(
     teacher.button(key=f"class_show_{QUESTION}").click().run()
     assert chart_titles(teacher) == ["First vote", "Second vote"]
     shift = "**Correct (B): 33 % → 67 %** from the first vote to the second."
+    # The teacher's screen is the projector: which choice is correct waits for the reveal.
+    assert not [m.value for m in teacher.markdown if "Correct" in m.value]
+    teacher.button(key=f"class_reveal_{QUESTION}").click().run()
     assert shift in [m.value for m in teacher.markdown]
+    teacher.button(key=f"class_reveal_{QUESTION}").click().run()  # hidden again
     assert "3 answers. A: 1 (33 %); B: 1 (33 %); C: 1 (33 %); D: 0 (0 %)." in captions(teacher)
     assert "3 answers. A: 0 (0 %); B: 2 (67 %); C: 0 (0 %); D: 1 (33 %)." in captions(teacher)
     follower = learners[0]

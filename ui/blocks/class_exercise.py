@@ -66,20 +66,23 @@ def asked_kind(page: Page, kinds: tuple[str, ...]) -> str:
 
 def show_teacher(page: Page, exercise: Exercise) -> None:
     """The teacher's side: *Ask the class*, then the count, the buttons of every question
-    and, once the answers are shown, the share correct and the most common wrong answer."""
+    and, once the answers are shown, the share correct; with the reveal, the outcomes'
+    histogram and the most common wrong answer."""
     member = class_mode.membership()
     if member is None or not member.teaching:
         return
     question = question_id(page, exercise.kind)
     named = choices(exercise)
-    class_question.show_class_question(page, question, named, 0)
+    class_question.show_class_question(page, question, named, 0, choices_tell=True)
     found = class_mode.current_state()
     if found is not None and found.question == question and (found.shown or found.revealed):
-        _summary(question, named)
+        _summary(question, named, found.revealed)
 
 
 @st.fragment(run_every=class_question.COUNT_EVERY)
-def _summary(question: str, named: tuple[str, ...]) -> None:
+def _summary(question: str, named: tuple[str, ...], revealed: bool) -> None:
+    """The share right; with the reveal, the most common wrong answer too (its name and
+    value would tell the class a wrong value before it: the projector is the teacher's)."""
     counts = class_mode.tally(question)
     if not counts or len(counts) != len(named) or not sum(counts):
         return
@@ -88,7 +91,7 @@ def _summary(question: str, named: tuple[str, ...]) -> None:
         right=counts[0], answers=counted(total, "answer"), share=round(100 * counts[0] / total)
     )
     wrong = max(range(1, len(counts)), key=lambda i: counts[i])
-    if counts[wrong]:
+    if revealed and counts[wrong]:
         text += " " + _("The most common wrong answer: {choice}, {answers}.").format(
             choice=named[wrong], answers=counted(counts[wrong], "answer")
         )

@@ -37,6 +37,17 @@ def _class_dialog(page_key: str, settings) -> None:
         _teacher_menu(member)
     else:
         st.markdown(_("You are in class {code}.").format(code=safe.md(member.code, 10)))
+        if not member.asked[0] and st.button(
+            _("Ask to lead this class"),
+            key="class_ask_lead",
+            icon=":material/co_present:",
+            help=_(
+                "For the teacher's second screen (a phone, another laptop, another address): "
+                "the screen that leads now is asked to allow it. No key is typed or shown."
+            ),
+        ):
+            class_mode.ask_lead()
+            st.rerun()
         if st.button(_("Leave the class"), key="class_leave"):
             class_mode.leave()
             st.rerun()
@@ -87,9 +98,18 @@ def _teacher_menu(member: class_mode.Membership) -> None:
     join_slide.show_qr(link, 280, caption=_("Scan to join"))
     st.code(link, language=None, wrap_lines=True)
     join_slide.slide_button("class_slide", _("Show the join slide"), primary=True)
+    st.caption(
+        _(
+            "To lead from another screen (your phone, or this laptop on another address), join "
+            "there and choose *Ask to lead this class*: this screen offers to allow it."
+        )
+    )
     if st.toggle(_("Show the teacher key (not on the projector)"), key="class_show_key"):
         st.caption(
-            _("With it, another tab or device can lead this class (the Class button there).")
+            _(
+                "Only for when this screen is gone: with the key, another tab or device leads "
+                "this class (the Class button there, *Lead a class you started in another tab*)."
+            )
         )
         st.code(member.teacher_key, language=None)
     if st.button(
@@ -105,7 +125,7 @@ def _teacher_menu(member: class_mode.Membership) -> None:
 def show_class_bar(page: Page) -> None:
     """Under the title: the class's state for this session (nothing outside a class)."""
     script = class_mode.cookie_script()
-    if script is not None:  # a leading teacher's own browser only: never a learner's
+    if script is not None:  # a teacher key only ever in its teacher's browser
         st.html(f"<script data-class-cookie>{script}</script>", unsafe_allow_javascript=True)
     text = class_mode.message()
     if text:  # the app's own sentence: a code it names has passed classroom.read_code
@@ -129,9 +149,13 @@ def _teacher_bar(page: Page) -> None:
     member = class_mode.membership()
     if member is None or not member.teaching:
         return
+    if class_mode.handed_over():  # this screen has just let another lead
+        st.rerun(scope="app")
     if member.superseded:
         _superseded(member)
         return
+    if class_mode.lead_request():
+        _lead_request(member)
     count = class_mode.following_count()
     member = class_mode.membership()
     if was_lost and not member.lost:  # the store is back: the open question, its tally too
@@ -159,6 +183,31 @@ def _teacher_bar(page: Page) -> None:
     with button:
         join_slide.slide_button("class_bar_slide", _("Join slide"))
     join_slide.address_notes()
+
+
+def _lead_request(member: class_mode.Membership) -> None:
+    """Another screen asks to lead: the leading screen allows it or refuses (no key shown)."""
+    words, allow, refuse = st.columns([1, 0.18, 0.18], vertical_alignment="center")
+    with words:
+        st.warning(
+            _(
+                "**Another screen asks to lead class {code}.** Allow it if it is yours: it "
+                "then leads, and this one follows nobody."
+            ).format(code=safe.md(member.code, 10)),
+            icon=":material/co_present:",
+        )
+    with allow:
+        st.button(
+            _("Allow"),
+            key="class_allow_lead",
+            type="primary",
+            on_click=class_mode.answer_lead,
+            args=(True,),
+        )
+    with refuse:
+        st.button(
+            _("Refuse"), key="class_refuse_lead", on_click=class_mode.answer_lead, args=(False,)
+        )
 
 
 def _superseded(member: class_mode.Membership) -> None:
@@ -222,7 +271,18 @@ def _learner_bar(page: Page) -> None:
                 type="primary",
                 on_click=class_mode.back_to_teacher,
             )
+    if member.asked[0]:
+        st.caption(_("You asked to lead this class: the screen that leads now may allow it."))
+        _await_lead()
     _look(page.info.key, (member.lost, member.following))
+
+
+@st.fragment(run_every=COUNT_EVERY)
+def _await_lead() -> None:
+    """While this screen asks to lead: once the leading screen answers, the page is drawn
+    again (as the class's leader, or with the refusal said)."""
+    if class_mode.lead_answered():
+        st.rerun(scope="app")
 
 
 @st.fragment(run_every=FOLLOW_EVERY)

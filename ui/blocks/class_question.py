@@ -27,11 +27,15 @@ COUNT_EVERY = 2.0  # seconds between the teacher's counts of the answers
 NOT_ASKED, OPEN, REVEALED = "", "open", "revealed"
 
 
-def show_class_question(page: Page, key: str, choices: Sequence[str], correct: int) -> str:
+def show_class_question(
+    page: Page, key: str, choices: Sequence[str], correct: int, choices_tell: bool = False
+) -> str:
     """The class's side of the question ``key``: the teacher asks, watches the count of
     answers, shows their histogram, has the class vote again and reveals; a learner answers.
-    Returns ``OPEN`` while the class's question hides the answer, ``REVEALED`` once the
-    teacher has revealed it, else ``NOT_ASKED`` (the page's own button then reveals it)."""
+    ``choices_tell``: the choices' names give the answer away (an exercise's outcomes, "right
+    (0.3986)"), so their histogram waits for the reveal. Returns ``OPEN`` while the class's
+    question hides the answer, ``REVEALED`` once the teacher has revealed it, else
+    ``NOT_ASKED`` (the page's own button then reveals it)."""
     member = class_mode.membership()
     if member is None or not choices:
         return NOT_ASKED
@@ -58,7 +62,7 @@ def show_class_question(page: Page, key: str, choices: Sequence[str], correct: i
                 args=(key, len(choices)),
             )
             return NOT_ASKED
-        _answers(page, key, tuple(choices), correct)
+        _answers(page, key, tuple(choices), correct, choices_tell)
         _teacher_buttons(key, found, class_mode.took_giveaway(key))
         return REVEALED if found.revealed else OPEN
     if not open_here:
@@ -125,15 +129,17 @@ def _teacher_buttons(key: str, found: ClassState, gives_away: bool) -> None:
 
 
 @st.fragment(run_every=COUNT_EVERY)
-def _answers(page: Page, key: str, choices: tuple[str, ...], correct: int) -> None:
+def _answers(
+    page: Page, key: str, choices: tuple[str, ...], correct: int, choices_tell: bool
+) -> None:
     """The teacher's count of answers, live; the histograms only once the teacher shows
-    them (or reveals the answer)."""
+    them (or reveals the answer; only then where the choices' names tell the answer)."""
     found = class_mode.current_state()
     counts = class_mode.tally(key) if found is not None and found.question == key else None
     if found is None or counts is None or len(counts) != len(choices):
         st.caption(_("The answers cannot be read now; they are kept and come back by themselves."))
         return
-    if found.shown or found.revealed:
+    if found.revealed or (found.shown and not choices_tell):
         show_histograms(page, key, choices, correct, found, counts)
         return
     answers = counted(sum(counts), "answer")
@@ -179,7 +185,9 @@ def show_histograms(
                     answers=counted(sum(shown), "answer"), shares=shares
                 )
             )
-    if found.voted_again and 0 <= correct < len(choices):
+    if found.voted_again and found.revealed and 0 <= correct < len(choices):
+        # Only with the reveal: the teacher's screen is the projector, and naming the
+        # correct choice before it would tell the class.
         before, after = correct_shift(first, counts, correct)
         st.markdown(
             _(

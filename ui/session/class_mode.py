@@ -2,7 +2,7 @@
 
 A teacher's session holds the class code and the secret teacher key (never in a link or on
 a page); every run it finishes publishes its page and settings to the class. The teacher's
-browser keeps the key too, in a cookie of this app (``teacher_cookie``): a session that opens
+browser keeps the key too, in a cookie of this app (``class_cookies``): a session that opens
 the class's link in that browser (a reload, a new tab, a page reconnected to another worker)
 leads again with no key typed. One session leads at a time: the class's ``leader`` field holds
 its random token, and a session that another took the lead from changes nothing. A learner's
@@ -20,6 +20,7 @@ The class store (``classroom``) is one per process: in memory, or Redis when
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, urlencode
@@ -39,10 +40,17 @@ from classroom import (
     NotLeaderError,
     open_store,
 )
-from classroom.codes import BadCodeError, new_leader_token, new_learner_id, read_code
+from classroom.codes import (
+    BadCodeError,
+    key_digest,
+    new_key,
+    new_leader_token,
+    new_learner_id,
+    read_code,
+)
 from classroom.push import LOST, Push
 from translation import _
-from ui.session import joining, nav, teacher_cookie
+from ui.session import class_cookies, joining, nav
 
 CLASS_KEY = "class"  # the link key of a join link: ?class=K7RM3Q
 MEMBERSHIP = "_class_membership"
@@ -50,6 +58,7 @@ MESSAGE = "_class_message"  # a refusal to show once, in the class panel
 PUSHED = "_class_pushed"  # the worker's push holds this session as a follower
 GIVEAWAYS = "_class_giveaways"  # questions whose giveaways this run met above the question
 OPEN_QUESTION = "_class_open_question"  # the unrevealed question a learner last saw open
+HANDED = "_class_handed_over"  # this teacher's session has just let another lead
 # What a follower keeps of its own: the teacher's view in its type size and its language.
 PERSONAL = ("present", "lang")
 SEEN_EVERY = 4.0  # seconds between a follower's "still here" (said by the worker's push)
@@ -73,6 +82,7 @@ class Membership:
     leader: str = ""  # a teacher's session: its token, the class's leader while it leads
     superseded: bool = False  # a teacher's session another tab or device took the lead from
     unclaimed: bool = False  # led from the cookie while the store was down: leads once it is back
+    asked: tuple[str, str] = ("", "")  # a learner's request to lead: (its token, its own key)
 
     @property
     def teaching(self) -> bool:
@@ -186,7 +196,9 @@ def join(text: str) -> None:
     except ClassError as error:
         say(_("Could not join a class: {error}. You keep working on your own.").format(error=error))
         return
-    _set(Membership(current.code, learner=new_learner_id()))
+    # The id this browser keeps for the class: a reload is the same learner, counted once.
+    learner = class_cookies.learner_id(current.code) or new_learner_id()
+    _set(Membership(current.code, learner=learner))
 
 
 def take_over(code_text: str, key: str) -> None:
@@ -201,13 +213,100 @@ def take_over(code_text: str, key: str) -> None:
     _set(Membership(current.code, teacher_key=key, applied=0, leader=leader))
 
 
+def ask_lead() -> None:
+    """Ask the class's leading screen to let this session lead (a button's callback): a
+    teacher's second device, with no key typed or shown. This session makes a key of its own;
+    the store gets only its digest, and the leading screen allows it or refuses."""
+    member = membership()
+    if member is None or member.teaching:
+        return
+    token, key = new_leader_token(), new_key()
+    try:
+        classroom().ask_lead(member.code, token, key_digest(key))
+    except ClassError as error:
+        say(_("Could not ask to lead: {error}.").format(error=error))
+        return
+    _set(replace(member, asked=(token, key)))
+
+
+def lead_answered() -> bool:
+    """For a session that asked to lead: True once the leading screen has answered (it now
+    leads, or is told the answer) or the request has lapsed; False while it waits."""
+    member = membership()
+    if member is None or member.teaching or not member.asked[0]:
+        return False
+    found = current_state()
+    member = membership()
+    if found is None or member is None:
+        return member is None
+    token, key = member.asked
+    if found.leader == token:
+        # It leads now: no longer one of the learners the teacher counts (else for 15 s more).
+        with contextlib.suppress(ClassError):
+            classroom().unfollow(member.code, member.learner)
+        view = (found.page, found.link)
+        _set(Membership(member.code, teacher_key=key, leader=token, view=view, applied=0))
+        say(_("You lead class {code} now.").format(code=member.code))
+    elif found.refused == token:
+        _set(replace(member, asked=("", "")))
+        say(
+            _("The leading screen did not let this one lead: you follow class {code}.").format(
+                code=member.code
+            )
+        )
+    elif found.asking != token:
+        _set(replace(member, asked=("", "")))
+        say(_("The request to lead went unanswered; you may ask again."))
+    else:
+        return False
+    return True
+
+
+def answer_lead(allow: bool) -> None:
+    """The leading teacher allows or refuses the open request to lead (a button's
+    callback); allowed, the asking screen leads and this one says another leads now."""
+    member = membership()
+    if member is None or not member.teaching or member.superseded:
+        return
+    found = current_state()
+    if found is None or not found.asking:
+        return
+    try:
+        classroom().answer_lead(member.code, member.teacher_key, member.leader, found.asking, allow)
+    except NoSuchClassError:
+        _ended(member)
+        return
+    except ClassError as error:
+        say(_("The request to lead was not answered: {error}.").format(error=error))
+        return
+    if allow:
+        _set(replace(member, superseded=True))
+        st.session_state[HANDED] = True  # the whole page is drawn again, as another's
+    push().wake()  # the asking screen, if it is on this worker: now
+
+
+def lead_request() -> str:
+    """The token of a session that asks to lead this teacher's class ("" when none asks, or
+    this session does not lead)."""
+    member = membership()
+    if member is None or not member.teaching or member.superseded or member.lost:
+        return ""
+    found = current_state(LOOK_AGE)
+    return found.asking if found is not None else ""
+
+
+def handed_over() -> bool:
+    """True once, right after this session let another lead."""
+    return bool(st.session_state.pop(HANDED, False))
+
+
 def kept_classes() -> list[str]:
     """The live classes whose teacher key this browser keeps (none when the store cannot
     say): a tab opened without the class's link can lead one with a click."""
     live = []
-    for code in teacher_cookie.kept_codes():
+    for code in class_cookies.kept_codes():
         try:
-            classroom().check_key(code, teacher_cookie.read(code))
+            classroom().check_key(code, class_cookies.read(code))
         except ClassError:
             continue
         live.append(code)
@@ -217,7 +316,7 @@ def kept_classes() -> list[str]:
 def lead_kept(code: str) -> None:
     """Lead class ``code`` from this tab with the key this browser keeps (a button's
     callback): like a take-over, what this tab shows becomes the class's view."""
-    take_over(code, teacher_cookie.read(code))
+    take_over(code, class_cookies.read(code))
 
 
 def lead_again() -> None:
@@ -245,7 +344,7 @@ def _lead_from_cookie(code_text: str) -> bool:
         code = read_code(code_text)
     except BadCodeError:
         return False
-    key = teacher_cookie.read(code)
+    key = class_cookies.read(code)
     if not key:
         return False
     leader = new_leader_token()
@@ -262,12 +361,14 @@ def _lead_from_cookie(code_text: str) -> bool:
 
 
 def cookie_script() -> str | None:
-    """The script that keeps a leading teacher's key in this browser, or removes the key of a
-    class this session ended (None: nothing to keep or remove)."""
+    """The script that keeps a leading teacher's key in this browser (a learner's id in its
+    class), or removes the key of a class this session ended (None: nothing to do)."""
     member = membership()
-    if member is None or not member.teaching:
-        return teacher_cookie.script()
-    return teacher_cookie.script(member.code, member.teacher_key)
+    if member is None:
+        return class_cookies.script()
+    if not member.teaching:
+        return class_cookies.script(member.code, learner=member.learner)
+    return class_cookies.script(member.code, member.teacher_key)
 
 
 def end_class() -> None:
@@ -284,7 +385,7 @@ def end_class() -> None:
         say(_("The class did not end: {error}.").format(error=error))
         return
     push().wake()  # this worker's learners: now, not at the next look
-    teacher_cookie.forget(member.code)
+    class_cookies.forget(member.code)
     leave()
     say(_("Class {code} has ended: every learner now works on their own.").format(code=member.code))
 
@@ -292,7 +393,7 @@ def end_class() -> None:
 def _ended(member: Membership) -> None:
     """The class of ``member`` ended (by its teacher, or after 4 idle hours): said, and left."""
     if member.teaching:
-        teacher_cookie.forget(member.code)
+        class_cookies.forget(member.code)
         say(_("Class {code} has ended.").format(code=member.code))
     else:
         say(_("Class {code} has ended: you keep working on your own.").format(code=member.code))
