@@ -192,7 +192,7 @@ def _lead_request(member: class_mode.Membership) -> None:
         st.warning(
             _(
                 "**Another screen asks to lead class {code}.** Allow it if it is yours: it "
-                "then leads, and this one follows nobody."
+                "then leads the class, and this screen stops leading."
             ).format(code=safe.md(member.code, 10)),
             icon=":material/co_present:",
         )
