@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, Phase, settings
-from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_state_machine_as_test
 
-from tests.budget import examples
+from tests.budget import walk_settings
 
 VIEWPORT = {"width": 1280, "height": 720}
 
@@ -22,25 +22,30 @@ class LearnerMachine(RuleBasedStateMachine):
         self.context = self.browser.new_context(viewport=VIEWPORT)
         self.page = self.context.new_page()
 
+        self.skip = False  # Hypothesis' simplest example: every draw 0, skipped
+
+    def skipped(self, walk: int) -> bool:
+        """Whether this example is Hypothesis' simplest (its ``walk`` drawn 0: every draw 0,
+        the first rule at its least, every step), which says nothing new each run: a machine
+        draws ``walk`` in its first (initialize) rule, and does nothing more if so."""
+        self.skip = walk == 0
+        return self.skip
+
+    @precondition(lambda self: self.skip)
+    @rule()
+    def skip_the_simplest_example(self) -> None:
+        """Nothing: the walk Hypothesis draws first, all zeros."""
+
     def teardown(self) -> None:
         self.context.close()
 
 
+WALK = st.integers(0, 2**31)  # drawn first by each machine: 0 is Hypothesis' simplest example
+
+
 def run(machine: type[LearnerMachine], server: str, browser, steps: int) -> None:
-    """One example of ``steps`` steps (three in the thorough profile): every step is a real
-    gesture, and slow; a second example mostly repeats the first one's page load."""
+    """One walk of ``steps`` steps (three in the thorough profile) after Hypothesis' simplest
+    example, which the machine skips (:meth:`LearnerMachine.skipped`): every step is a real
+    gesture, and slow. No shrinking: a walk is reported with its steps as found."""
     machine.server, machine.browser = server, browser
-    run_state_machine_as_test(
-        machine,
-        settings=settings(
-            max_examples=examples(default=1, thorough=3),
-            stateful_step_count=steps,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            # No shrinking: each replay costs a minute of browser time, and a failure found
-            # on a loaded machine may not fail the same way again (Hypothesis then reports
-            # "Flaky" instead of the steps). The steps as found are reported as they are.
-            phases=(Phase.explicit, Phase.reuse, Phase.generate),
-            report_multiple_bugs=False,
-        ),
-    )
+    run_state_machine_as_test(machine, settings=walk_settings(steps, thorough=3))

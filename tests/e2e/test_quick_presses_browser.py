@@ -17,7 +17,7 @@ import time
 
 import pytest
 from hypothesis import strategies as st
-from hypothesis.stateful import initialize, invariant, rule
+from hypothesis.stateful import initialize, invariant, precondition, rule
 
 from attention_core.knobs.table import PARAMS
 from tests.e2e import expected, learner, machines, screen
@@ -50,18 +50,21 @@ class QuickPresses(machines.LearnerMachine):
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        screen.open_page(self.page, self.server)
-        screen.wait_idle(self.page)
         start = expected.settings_of("")
         self.d_out, self.dropout_steps = start["d_out"], 0
         self.rows = [list(row) for row in start.rows]
         self.lines = False  # the weights shown as lines instead of the heatmap
 
-    @initialize(count=st.integers(2, 4))
-    def first_change_is_a_burst(self, count: int) -> None:
+    @initialize(walk=machines.WALK, count=st.integers(2, 4))
+    def first_change_is_a_burst(self, walk: int, count: int) -> None:
         """A session's first change reruns the whole page, which draws every slider."""
+        if self.skipped(walk):
+            return
+        screen.open_page(self.page, self.server)
+        screen.wait_idle(self.page)
         self.press_d_out(count, True)
 
+    @precondition(lambda self: not self.skip)
     @rule(count=st.integers(1, 4), right=st.booleans())
     def switch_the_view_then_press_d_out(self, count: int, right: bool) -> None:
         """Another weights view reruns the whole page; the presses come while it runs."""
@@ -69,6 +72,7 @@ class QuickPresses(machines.LearnerMachine):
         learner.click_radio(self.page, "weights_view", "lines" if self.lines else "heatmap")
         self.press_d_out(count, right)
 
+    @precondition(lambda self: not self.skip)
     @rule(count=st.integers(1, 4), right=st.booleans())
     def press_d_out(self, count: int, right: bool) -> None:
         presses(self.page, "d_out", count, right)
@@ -76,6 +80,7 @@ class QuickPresses(machines.LearnerMachine):
         self.d_out = min(max(self.d_out + step, int(D_OUT.low)), int(D_OUT.high))
         self._settle()
 
+    @precondition(lambda self: not self.skip)
     @rule(count=st.integers(1, 4), right=st.booleans(), edit=st.none() | st.integers(0, 5))
     def press_dropout_then_edit(self, count: int, right: bool, edit: int | None) -> None:
         """Presses on the dropout rate, then at once a number typed into row ``edit``'s
@@ -109,6 +114,8 @@ class QuickPresses(machines.LearnerMachine):
 
     @invariant()
     def every_press_and_edit_counts_and_the_sliders_show_them(self) -> None:
+        if self.skip:
+            return
         page = self.page
         assert self.errors == []
         assert self._linked() == self._model()  # no press and no edit lost

@@ -81,7 +81,6 @@ class Walk(machines.LearnerMachine):
         self.page.add_init_script(screen._COUNT_REPLIES_JS)
         self.teaching = False
         self.follower = None  # a phone's page following the class, once the walk teaches
-        self.skip = False
         self.steps: list[str] = []
 
     # --- what the screen offers -------------------------------------------------------------
@@ -118,18 +117,12 @@ class Walk(machines.LearnerMachine):
     def open_a_link(self, data) -> None:
         # Hypothesis' first example is its simplest (every number 0: always the first pick);
         # it is skipped, and the walk is the next one (``test_a_walk...`` asks for two).
-        self.skip = data.draw(st.integers(0, 2**31), label="walk") == 0
-        if self.skip:
+        if self.skipped(data.draw(machines.WALK, label="walk")):
             return
         home = nav.PAGES[0].key  # the Playground, whose knobs lead its page, half the time
         start = data.draw(st.sampled_from([home] * 16 + [p.key for p in nav.PAGES]), label="page")
         info = nav.BY_KEY[start]
         screen.open_page(self.page, f"{self.server}/{info.url_path}{START}")
-
-    @precondition(lambda self: self.skip)
-    @rule()
-    def skip_the_simplest_example(self) -> None:
-        """Nothing: the walk Hypothesis draws first, all zeros."""
 
     @precondition(lambda self: not self.skip)
     @rule(picks=st.lists(st.integers(0, 9_999), min_size=4, max_size=4))

@@ -17,7 +17,10 @@
 
   const GRID = '[data-testid="stDataFrame"]';
   const EDITOR = "#portal textarea, #portal input";
-  const GIVE_UP_MS = 800; // an editor that never opens (a read-only or tick cell) frees the keys
+  // An editor that never opens (a tick cell) frees the keys after this long. Under load (a
+  // hosted demo's one shared core, a phone) the editor's first opening took longer than 800 ms:
+  // the keys were then handed to the cell, each restarting the edit, and a number was lost.
+  const GIVE_UP_MS = 2500;
   const held = []; // keydown events not yet handed on, in the order they were typed
   let waitingFor = null; // "editor" | "close" | null
   let since = 0;

@@ -34,7 +34,7 @@ from attention_core.knobs.settings import Notice, Settings, default_settings
 from attention_core.knobs.table import PARAMS
 from translation import _
 from ui import safe
-from ui.session import controls, kept_widgets, message_queue, nav, state
+from ui.session import controls, kept_widgets, message_queue, nav, screen_width, state
 from ui.specs import sizing
 
 T = TypeVar("T")
@@ -57,11 +57,12 @@ BASE_CSS = """
   { display: none; }
 /* The live region that reads a result to a screen reader stays in the page, out of its flow:
    alone in its box, the box leaves no gap either (the first screen of a short projector
-   had 16 px less for its result). */
+   had 16 px less for its result). Its box is as small as the region itself: at a column's
+   width it ran past the page's edge, and every page scrolled sideways (16 px on a phone). */
 .stApp [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .sr-only:only-child),
 .stApp [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
   > [data-testid="stElementContainer"]:only-child > [data-testid="stHtml"] > .sr-only:only-child)
-  { position: absolute; }
+  { position: absolute; width: 1px; height: 1px; overflow: hidden; }
 
 .stApp :focus-visible { outline: 3px solid #1f4e9c !important; outline-offset: 2px; }
 /* A radio button or a toggle hides its input: the focus ring goes on what is seen. */
@@ -231,7 +232,7 @@ class Page:
     settings: Settings
     trace: AttentionTrace
     notices: tuple[str, ...]
-    phone: bool = False  # the browser says it is a phone (``state.is_phone``)
+    phone: bool = False  # laid out as a phone's: the page is narrow (``screen_width``)
 
     @property
     def present(self) -> bool:
@@ -340,7 +341,10 @@ def setup(file: str) -> Page:
     _fold_sidebar(bool(settings["present"]))
     kept_widgets.keep_typed_keys()
     st.html(f"<script data-clicker-keys>{_CLICKER_KEYS}</script>", unsafe_allow_javascript=True)
-    return _page(info, current, settings)
+    narrow = screen_width.is_narrow()  # the layout follows the page's width (issue 66)
+    with st.sidebar:
+        screen_width.measure(narrow)
+    return _page(info, current, settings, narrow)
 
 
 def _mark_language(code: str) -> None:
@@ -388,7 +392,7 @@ def _rerun_on_reconnect() -> None:
     """
 
 
-def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
+def _page(info: nav.PageInfo, current: state.Run, settings: Settings, narrow: bool) -> Page:
     """The page of a run: its trace, and its notices in the learner's words."""
     trace, failure = _compute(settings)
     notices = [_notice_text(n) for n in current.notices]
@@ -402,7 +406,7 @@ def _page(info: nav.PageInfo, current: state.Run, settings: Settings) -> Page:
         )
     if failure:
         notices.append(failure)
-    return Page(info, settings, trace, tuple(notices), phone=state.is_phone())
+    return Page(info, settings, trace, tuple(notices), phone=narrow)
 
 
 def views(page: Page, draw: Callable[[Page], None]) -> None:
@@ -445,7 +449,7 @@ def _again(info: nav.PageInfo) -> Page:
     if not checked and state.preview(info.key) is None:  # e.g. a section opened in a panel
         st.rerun()
     current = state.begin(info.key)
-    return _page(info, current, state.current_settings())
+    return _page(info, current, state.current_settings(), screen_width.is_narrow())
 
 
 @functools.lru_cache(maxsize=128)
