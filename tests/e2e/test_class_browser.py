@@ -6,18 +6,21 @@ learners join from it: by the link, by typing the code, by the QR code read as a
 camera reads it (a phone context), and by the link again. The teacher reloads and still
 leads. The teacher moves d_out and edits a cell: every follower shows the core's numbers for
 the teacher's settings. A learner reloads while the teacher changes something and stays in
-step. One learner explores on their own: nobody else's numbers move; back to the teacher,
-theirs follow again. A forged teacher key changes nothing. The worker of some learners (not
-the teacher's) is killed just before a change: their pages reconnect and show it.
+step, counted once. One learner explores on their own: nobody else's numbers move; back to
+the teacher, theirs follow again. A forged teacher key changes nothing. The teacher opens the
+join link in a new tab (another address: no cookie there), which asks to lead and is allowed
+from the projected tab with no key shown; the lead goes back and forth with a change each
+time, and no learner drops out. The worker of some learners (not the teacher's) is killed
+just before a change: their pages reconnect and show it.
 
 Then a question on *4 · Scaling*, in two rounds: learners vote (none can reveal the answer
-early), the teacher shows the first histogram; with the question open and a learner
-exploring, Redis stops (every banner says the link is lost, everyone keeps working), the
-teacher moves d_out, and Redis returns: the teacher's tally, the learners' ticks and the
-explorer's own banner come back. *Vote again*: the second histogram beside the first, the
-shift in words; the reveal reaches every follower with both histograms. The teacher's CSV
-holds exactly the answers given. The teacher ends the class: every learner is alone, and
-the store keeps no key of it.
+early, and the projector hides what gives it away), the teacher shows the first histogram;
+with the question open and a learner exploring, Redis stops (every banner says the link is
+lost, everyone keeps working), the teacher moves d_out, and Redis returns: the teacher's
+tally, the learners' ticks and the explorer's own banner come back. *Vote again*: the second
+histogram beside the first; the shift in words only with the reveal, which reaches every
+follower with both histograms. The teacher's CSV holds exactly the answers given. The
+teacher ends the class: every learner is alone, and the store keeps no key of it.
 
 The followers' own timed looks are set an hour apart: every update they show was pushed by
 their worker (``classroom.push``). A stage that fails is recorded with what the pages

@@ -128,7 +128,17 @@ def test_a_learner_shares_heads_narrows_the_window_steps_the_cache_and_turns_rop
     wait_idle(other)
     assert screen.tables(other) == screen.tables(page)
     assert cache_sentence(other) == cache_sentence(page)
-    assert screen.heatmap(other, "head 4 · K/V 1") == screen.heatmap(page, "head 4 · K/V 1")
+
+    # 390 px wide is a phone's layout, whatever the browser calls itself (issue 66): the same
+    # numbers, to the decimals a phone's chart prints.
+    def as_on_a_phone(shown: dict[str, str]) -> bool:
+        printed = [len(t.split(".")[1]) for t in shown.values() if "." in t]
+        fewest = min(printed, default=0)
+        return fewest >= 2 and shown == expected.weight_cells(settings, turned, 3, fewest)
+
+    assert as_on_a_phone(
+        wait_for(other, lambda p: screen.heatmap(p, "head 4 · K/V 1"), as_on_a_phone)
+    )
     phone.close()
     saving_memory(page)
 

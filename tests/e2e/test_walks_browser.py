@@ -3,7 +3,8 @@
 page; here a person's whole browser is walked: the controls the page draws, found on the
 screen (a new control is walked without a new test), and the ways between views: the Pages
 menu, the browser's Back, a reload, a new tab on the link, the language menu, a class taught
-from this tab with its join slide, and the matrix grid.
+from this tab with its join slide, the matrix grid, and the buttons that move a page's view
+(Flow's Previous and Next, Compare's pin and unpin).
 
 What a walk may do next is offered by the screen, those not done yet first; after every step:
 no traceback, every control on the screen shows its link's value, the page speaks the link's
@@ -61,6 +62,16 @@ TEXTS = {  # a legal other value for each free-text control
 }
 
 
+# The buttons that change the link (a stepper's Previous and Next, Compare's pin and unpin),
+# as the screen offers them: enabled and in sight.
+LINK_BUTTONS_JS = """() => [...new Set([...document.querySelectorAll('[class*="st-key-"]')]
+  .map((box) => [box, (box.className.match(/st-key-([\\w-]+)/) || [])[1] || ''])
+  .filter(([box, key]) => /(_previous|_next|^pin_a|^unpin_a)$/.test(key))
+  .filter(([box]) => { const b = box.querySelector('button');
+                       return b && !b.disabled && b.getClientRects().length; })
+  .map(([, key]) => key))]"""
+
+
 def page_key(page) -> str:
     """The page the tab shows, from its link (the Pages menu's key)."""
     path = re.sub(r"[?#].*", "", page.url).rstrip("/").rsplit("/", 1)[-1]
@@ -95,6 +106,8 @@ class Walk(machines.LearnerMachine):
             or self.page.locator('[data-testid="stTab"]').count()
         ):
             actions["tab"] = (self.tab,)
+        for key in self.page.evaluate(LINK_BUTTONS_JS):
+            actions[f"button {key}"] = (self.press, key)
         actions["pages menu"] = (self.pages_menu,)
         actions["language"] = (self.language,)
         actions["language menu opened"] = (self.language_menu,)
@@ -199,6 +212,12 @@ class Walk(machines.LearnerMachine):
             field.fill(TEXTS[name])
             field.press("Enter")
         screen.wait_for(self.page, lambda p: p.url, lambda url: url != before, timeout=5)
+
+    def press(self, key: str) -> None:
+        """A button that moves the page's view (Flow's Previous and Next, Compare's pin)."""
+        before = self.page.url
+        self.page.locator(f".st-key-{key} button").first.click()
+        screen.wait_for(self.page, lambda p: p.url, lambda url: url != before, timeout=10)
 
     def tab(self) -> None:
         tabs = self.page.locator('[data-testid="stTab"]')
