@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 import translation
 from attention_core.knobs.table import PARAMS
@@ -70,8 +71,15 @@ def later(page) -> None:
 
 def teach(page) -> str:
     """Start a class from the Class menu; returns its code, once the teacher's bar names it."""
-    page.locator(".st-key-class_menu button").first.click()
-    page.get_by_role("dialog").locator(".st-key-class_start button").first.click()
+    start = page.get_by_role("dialog").locator(".st-key-class_start button").first
+    for _ in range(3):  # a click during a rerun (after Back, the language) can be swallowed
+        page.locator(".st-key-class_menu button").first.click()
+        try:
+            start.wait_for(timeout=10_000)
+            break
+        except PlaywrightError:
+            continue
+    start.click()
     screen.wait_for(page, lambda p: "class=" in p.url, bool)
     screen.wait_ready(page)
     return re.search(r"class=(\w+)", page.url).group(1)

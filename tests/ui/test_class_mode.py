@@ -107,6 +107,28 @@ def test_a_page_that_reconnects_after_the_teacher_moved_on_shows_the_teachers_vi
     assert at.session_state[class_mode.MEMBERSHIP].following
 
 
+def test_a_follower_taken_to_another_page_shows_the_teachers_knobs_there():
+    """The teacher's view moves to another page with other knobs (a new leader's, say): the
+    run that takes it switches page before drawing a widget, and the next run, on the new
+    page, read the widgets' old keys as the learner's own values. Learners showed the new
+    page with the old d_out and scaling, still "following" (issue 63, found by the lecture's
+    hand-over)."""
+    room = classroom()
+    code, key = room.start("streamlit_app", "d_out=4&scaling=d&query=3&seed=7")
+    at = open_page(params={"class": code})
+    assert (shown_settings(at)["d_out"], shown_settings(at)["scaling"]) == (4, "d")
+    room.lead(code, key, "5_Causal_mask", "d_out=5&scaling=none&query=3&seed=7")
+    room.state(code)  # the push's read
+    at.run()  # the push's run: the teacher's view, on page 5
+    assert_clean(at)
+    settings = shown_settings(at)
+    assert (settings["d_out"], settings["scaling"]) == (5, "none"), settings
+    assert at.session_state[class_mode.MEMBERSHIP].following
+    at.run()  # the browser's next run: nothing moved
+    assert (shown_settings(at)["d_out"], shown_settings(at)["scaling"]) == (5, "none")
+    assert at.session_state[class_mode.MEMBERSHIP].following
+
+
 def test_a_run_that_takes_the_teachers_view_sends_every_widget_its_value():
     """The push reruns a follower from the server: its browser may not have drawn the run
     before (a page just reloaded gets the push's run right after its first). A widget sent

@@ -44,6 +44,7 @@ WIDGETS_PAGE = "_widgets_page"  # the page whose widgets the last run prepared
 UNDRAWN = "_undrawn"  # widgets whose key a run set without drawing them (_prepare_widgets)
 WISHES = "_wishes"  # values settle replaced, to give back when they fit again (restore)
 GRIDS_GENERATION = "_grids_generation"  # the lessons' small grids start again when it grows
+LED_TO_PAGE = "_led_to_page"  # the teacher's view took this follower to another page
 SHARED_PARAMS = tuple(
     name for name, p in PARAMS.items() if p.widget and p.scope in ("input", "config", "view")
 )
@@ -76,13 +77,18 @@ def begin(page: str) -> Run:
         settings = session[SETTINGS]
     # Whole runs only: a rerun of the views alone must not bring a new matrix or page.
     led = None if partial_run() else class_mode.view_to_show(page)
+    # The first run on the page the teacher's view switched to: the run that took the view
+    # stopped before drawing a widget, so the widgets' keys still hold the view before it
+    # (issue 63: learners showed the new leader's page with the old leader's d_out and
+    # scaling, still "following"). They are set to the view taken, not read from them.
+    led_here = not partial_run() and session.pop(LED_TO_PAGE, None) == page
     if led is not None:  # following a class that moved on: the teacher's view replaces ours
         settings = _led_to(led, settings, page)
         # A page that reconnected to a new session sends the widget values it still holds:
         # the view it showed, not the learner's choice. Its widgets are set to the teacher's
         # (_prepare_widgets) instead of taken from the browser as a first run does (adopt).
         session[FRESH] = False
-    read_browser = not went_back and led is None
+    read_browser = not went_back and led is None and not led_here
     settings, changed_source, refused = _read_widgets(settings, page, read_browser=read_browser)
     notices += refused
     if changed_source:
@@ -104,7 +110,7 @@ def begin(page: str) -> Run:
     if session[FRESH]:  # a session's first run starts its widgets from their value=
         session[WIDGETS_PAGE] = page
     else:
-        _prepare_widgets(settings, page, every=led is not None)
+        _prepare_widgets(settings, page, every=led is not None or led_here)
     return Run(settings, notices, editor_error)
 
 
@@ -174,6 +180,7 @@ def _led_to(led: tuple[Settings, str], own: Settings, page: str) -> Settings:
     if any(settings[n] != own[n] for n in PARAMS if PARAMS[n].scope == "lesson"):
         session[GRIDS_GENERATION] = session.get(GRIDS_GENERATION, 0) + 1
     if led[1] != page:
+        session[LED_TO_PAGE] = led[1]
         st.switch_page(nav.BY_KEY[led[1]].path)
     return settings
 
