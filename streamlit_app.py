@@ -32,7 +32,9 @@ def side_by_side(page: Page) -> bool:
     return (
         page.settings.d_in <= 4
         and not page.present
-        and heatmap_chart.fits(weights, decimals=page.decimals, look=LAPTOP, max_width=SIDE_WIDTH)
+        and heatmap_chart.fits(
+            weights, decimals=page.decimals, look=LAPTOP, max_width=heatmaps.share(page, SIDE_WIDTH)
+        )
     )
 
 
@@ -101,7 +103,8 @@ def show_views(page: Page) -> None:
     with frame.chart:  # written on every run: the head's choice has no slot of its own
         head = focus_panel.head_choice(page)
     weights = heatmaps.weights_heatmap(page, trace, head)
-    max_width = PRESENT_SIDE if page.present else SIDE_WIDTH if beside else heatmaps.CONTENT_WIDTH
+    side = PRESENT_SIDE if page.present else SIDE_WIDTH  # shares of a column measured narrower
+    max_width = heatmaps.share(page, side) if page.present or beside else heatmaps.CONTENT_WIDTH
     weights_view.show_weights(page, trace, weights, frame, "hm_weights", max_width=max_width)
     with status:
         page_frame.show_status(page, announce=False)

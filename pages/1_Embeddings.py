@@ -35,11 +35,12 @@ matrix = heatmaps.vectors_heatmap(
     ),
 )
 # The matrix beside the plot when it fits there with its numbers; else under it, full width.
-beside = heatmaps.CONTENT_WIDTH * 2 // 5
+beside = heatmaps.share(page, heatmaps.CONTENT_WIDTH * 2 // 5)
 if heatmap_chart.fits(matrix, decimals=page.decimals, look=page.look, max_width=beside):
     left, right = st.columns([1.3, 1])
 else:
-    left, right, beside = st.container(), st.container(), heatmaps.CONTENT_WIDTH
+    left, right = st.container(), st.container()
+    beside = heatmaps.share(page, heatmaps.CONTENT_WIDTH)
 with left:
     st.header(_("The embeddings in 3D"))
     figure = embedding_3d.make_embedding_3d(

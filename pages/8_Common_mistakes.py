@@ -126,7 +126,7 @@ for index, run in enumerate(runs):
                     ),
                 )
             ],
-            width=heatmaps.CONTENT_WIDTH - 40,  # inside an expander's padding
+            width=heatmaps.share(page, heatmaps.CONTENT_WIDTH) - 40,  # inside an expander's padding
         )
 page_frame.predict(
     page,

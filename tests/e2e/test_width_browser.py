@@ -26,6 +26,19 @@ IPAD_AGENT = (  # iPadOS Safari asks for the desktop site by default: it says it
 )
 LINK = "/?d_out=4&scaling=d&query=3"
 WEIGHTS_CHART = '[data-testid="stVegaLiteChart"][aria-label^="Attention weights"]'
+# Each chart's right edge past its column's (a chart drawn wider than its column is cut by its
+# scroll box), and where it starts.
+CHARTS_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].map((c) => {
+  const svg = c.querySelector('svg');
+  const holder = c.closest('[data-testid="stElementContainer"]');
+  const box = svg ? svg.getBoundingClientRect() : null;
+  return {
+    title: c.getAttribute('aria-label') || '',
+    past: box ? Math.round(box.right - holder.getBoundingClientRect().right) : null,
+    top: box ? Math.round(box.top + window.scrollY) : null,
+    left: box ? Math.round(box.left) : null,
+  };
+})"""
 LAYOUT_JS = """(sel) => {
   const chart = document.querySelector(sel);
   const svg = chart && chart.querySelector('svg');
@@ -113,5 +126,47 @@ def test_an_ipad_that_calls_itself_a_mac_gets_a_tablets_page_with_nothing_cut(se
         assert seen["decimals"] == [4], seen
         assert seen["chart"] <= 820, seen
         assert (seen["page_scroll"], seen["main_scroll"]) == (0, 0), seen
+        # Its column (the sidebar open) is 488 px: every chart is drawn for it, none cut.
+        assert [c for c in charts(ipad) if c["past"] is None or c["past"] > 1] == []
     finally:
         ipad.context.close()
+
+
+def charts(page) -> list[dict]:
+    """Every chart drawn, with how far it reaches past its column (pixels) and where it is."""
+    return page.evaluate(CHARTS_JS)
+
+
+def test_charts_are_drawn_for_the_column_the_sidebar_leaves_and_again_when_it_folds(page, server):
+    """A laptop at 1024 px with the sidebar open leaves a 564 px column: Compare's A and B
+    are drawn for it, whole, one under the other, instead of a laptop's pair cut at the edge.
+    Folded, the column is a laptop's again: A and B side by side. Every setting kept."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    screen.open_page(page, server + "/Compare?pin=seed%3D7%26mask%3Dcausal&d_out=4")
+    link = screen.share_link(page)
+
+    def pair(seen: list[dict]) -> tuple[dict, dict] | None:
+        found = [
+            c
+            for c in seen
+            if c["title"].startswith(("Attention weights of A", "Attention weights of B"))
+        ]
+        return (found[0], found[1]) if len(found) == 2 and found[1]["top"] is not None else None
+
+    def stacked(seen: list[dict]) -> bool:
+        return pair(seen) is not None and pair(seen)[1]["top"] > pair(seen)[0]["top"]
+
+    screen.wait_for(page, charts, stacked, timeout=20)
+    screen.wait_idle(page)
+    opened = charts(page)
+    assert stacked(opened), opened  # one under the other
+    assert [c["title"][:30] for c in opened if c["past"] is None or c["past"] > 1] == []
+    page.locator(screen.SIDEBAR).hover()  # its arrow shows on hover
+    page.locator('[data-testid="stSidebarCollapseButton"] button').click()
+    screen.wait_for(page, charts, lambda seen: pair(seen) is not None and not stacked(seen))
+    screen.wait_idle(page)
+    folded = charts(page)
+    a, b = pair(folded)
+    assert (b["top"], b["left"] > a["left"]) == (a["top"], True), (a, b)  # side by side
+    assert [c["title"][:30] for c in folded if c["past"] is None or c["past"] > 1] == []
+    assert screen.share_link(page) == link

@@ -82,7 +82,8 @@ def test_heatmap_cells_hold_their_text_and_the_chart_fits_when_it_can(
     heatmap, decimals, look, max_width
 ):
     spec = heatmap_chart.make_heatmap(heatmap, decimals=decimals, look=look, max_width=max_width)
-    font = spec["title"]["fontSize"] - 3  # the cells' font the chart chose
+    font = spec["usermeta"]["cellFont"]  # the cells' font the chart chose
+    assert spec["title"]["fontSize"] == look.font + 3  # the title keeps the look's size
     assert look.number_floor <= font <= look.font
     # the axes never under 12 px, 14 on a phone, 16 projected (issues 52, 53)
     axis = spec["config"]["axis"]["labelFontSize"]
@@ -189,7 +190,7 @@ def test_cells_are_wider_than_their_numbers_in_a_real_font(count, look):
     for decimals in range(1, 7):
         heatmap = heatmap_chart.Heatmap(values, labels, labels, "scores", "s", "d")
         spec = heatmap_chart.make_heatmap(heatmap, decimals=decimals, look=look, max_width=880)
-        font = spec["title"]["fontSize"] - 3  # the cells' font
+        font = spec["usermeta"]["cellFont"]
         glyphs = ImageFont.truetype(str(DEJAVU), font)
         widest = max(glyphs.getlength(r["text"]) for r in records(spec))
         assert not printed(spec) or spec["width"] / count >= widest

@@ -22,17 +22,14 @@ from ui.blocks import sentences
 from ui.session import kept_widgets
 from ui.session.run_order import Page
 from ui.specs import heatmap_chart, tables
-from ui.specs.sizing import PHONE
+from ui.specs.sizing import LAPTOP, PHONE, PROJECTOR
 
 SCALING_TEXT = {"none": "", "d": " ÷ d_k", "sqrt_d": " ÷ √d_k"}
 
-CONTENT_WIDTH = 800  # the main column at 1280 × 720 with the sidebar open (pixels)
-# Projected the sidebar is folded: the main column at the narrowest projector, 1024 × 768
-# (1120 px at 1280 × 720, 1760 at 1920 × 1080).
-PRESENT_WIDTH = 864
-# On a phone charts are drawn for its column (not drawn for a laptop and scaled down): the
-# narrowest common phone, 360 px wide, less the page's margins (1 rem each side).
-PHONE_WIDTH = 328
+CONTENT_WIDTH = LAPTOP.column  # the main column at 1280 × 720 with the sidebar open (pixels)
+PRESENT_WIDTH = PROJECTOR.column  # projected, at the narrowest projector (the sidebar folded)
+# On a phone charts are drawn for its column (not drawn for a laptop and scaled down).
+PHONE_WIDTH = PHONE.column
 
 
 def difference(value: float, digits: int = 1) -> str:
@@ -271,16 +268,31 @@ def halves(
 
 def main_width(page: Page) -> int:
     """The width charts side by side share: the main column with the sidebar open, or
-    projected (the sidebar folded) at the narrowest projector, or a phone's column."""
-    if page.present:
-        return PRESENT_WIDTH
-    return room(page, CONTENT_WIDTH)
+    projected (the sidebar folded) at the narrowest projector, or a phone's column; or the
+    column the browser measured, where it is narrower."""
+    return room(page, page.look.column)
 
 
 def room(page: Page, width: int) -> int:
     """The width a chart meant for ``width`` pixels is drawn for: on a phone, no wider than
-    its column (``PHONE_WIDTH``), so that its text keeps the phone's size."""
-    return min(width, PHONE_WIDTH) if page.look is PHONE else width
+    its column (``PHONE_WIDTH``), so that its text keeps the phone's size; nor wider than the
+    column the browser measured, where it is narrower than the look's (a tablet, a laptop's
+    sidebar open at 1024 px), so that it is drawn at its text's size rather than cut by its
+    box. A chart meant for a share of the column takes its share of ``main_width``."""
+    if page.look is PHONE:
+        width = min(width, PHONE_WIDTH)
+    if page.column is not None:
+        width = min(width, page.column)
+    return width
+
+
+def share(page: Page, width: int) -> int:
+    """A width meant for a share of the look's column (``width`` of its ``look.column``), as
+    the same share of the column the browser measured, where that is narrower."""
+    full = page.look.column
+    if page.column is None or page.column >= full:
+        return width
+    return max(width * page.column // full, 1)
 
 
 def fits_beside(page: Page, heatmap: heatmap_chart.Heatmap, width: int, shrink: int) -> bool:

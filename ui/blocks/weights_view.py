@@ -66,7 +66,7 @@ def show_lines(page: Page, chart: lines.Lines, key: str, max_width: int) -> None
         decimals=page.decimals,
         look=page.look,
         isolate=isolate,
-        max_width=heatmaps.room(page, int(max_width * MEASURED)),
+        max_width=heatmaps.room(page, heatmaps.share(page, int(max_width * MEASURED))),
     )
     st.vega_lite_chart(spec=heatmaps.vega_spec(spec), key=key, width="content")
     if not page.present:

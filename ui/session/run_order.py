@@ -233,6 +233,7 @@ class Page:
     trace: AttentionTrace
     notices: tuple[str, ...]
     phone: bool = False  # laid out as a phone's: the page is narrow (``screen_width``)
+    column: int | None = None  # the main column, where measured narrower than the look's
 
     @property
     def present(self) -> bool:
@@ -343,7 +344,7 @@ def setup(file: str) -> Page:
     st.html(f"<script data-clicker-keys>{_CLICKER_KEYS}</script>", unsafe_allow_javascript=True)
     narrow = screen_width.is_narrow()  # the layout follows the page's width (issue 66)
     with st.sidebar:
-        screen_width.measure(narrow)
+        screen_width.measure(narrow, sizing.look_of(bool(settings["present"]), narrow).column)
     return _page(info, current, settings, narrow)
 
 
@@ -406,7 +407,7 @@ def _page(info: nav.PageInfo, current: state.Run, settings: Settings, narrow: bo
         )
     if failure:
         notices.append(failure)
-    return Page(info, settings, trace, tuple(notices), phone=narrow)
+    return Page(info, settings, trace, tuple(notices), phone=narrow, column=screen_width.column())
 
 
 def views(page: Page, draw: Callable[[Page], None]) -> None:

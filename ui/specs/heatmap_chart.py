@@ -281,11 +281,14 @@ def make_heatmap(
     return {
         "autosize": {"type": "pad", "contains": "padding"},
         "padding": PADDING,
+        "usermeta": {"cellFont": size.font},  # the cells' type as fitted (Vega ignores it)
         "description": description(heatmap),
         "width": plot_width,
         "height": size.cell_height * len(rows),
+        # The title keeps the look's size when the cells' type shrinks to fit: charts side by
+        # side, shrunk by different amounts, keep titles of one height and their plots level.
         "title": sizing.title(
-            safe.plain(heatmap.title, 80), size.font + 3, plot_width + size.label_width, max_width
+            safe.plain(heatmap.title, 80), look.font + 3, plot_width + size.label_width, max_width
         ),
         # Top-level data: Streamlit sends it as a table and, while the rest of the spec stays
         # the same, the browser swaps the data in place instead of rebuilding the chart.

@@ -35,15 +35,20 @@ class Look:
     number_floor: int = MIN_FONT
     projected: bool = False
     rows: float | None = None  # a heatmap row's height in fonts (None: ``row_height``'s rule)
+    column: int = 800  # the main column charts are drawn for (pixels), unless measured narrower
 
 
-LAPTOP = Look(font=13, least=LEGEND_FONT)
+# A laptop's column: the main column at 1280 × 720 with the sidebar open.
+LAPTOP = Look(font=13, least=LEGEND_FONT, column=800)
 # Projected, rows are as tight as a table's lines: twelve tokens' heatmap, its title, labels
 # and legend, stays within what a 720 px screen leaves under a page's title.
-PROJECTOR = Look(font=17, least=16, least_numbers=16, projected=True, rows=1.5)
+# Projected the sidebar is folded: the main column at the narrowest projector, 1024 × 768
+# (1120 px at 1280 × 720, 1760 at 1920 × 1080).
+PROJECTOR = Look(font=17, least=16, least_numbers=16, projected=True, rows=1.5, column=864)
 # A phone draws charts at their own size (no scaling down to the column): 14 px is the least
 # type on a phone anywhere in the app (the page's CSS), charts included.
-PHONE = Look(font=14, least=14, least_numbers=14, number_floor=14)
+# Its column: the narrowest common phone, 360 px wide, less the page's margins (1 rem each side).
+PHONE = Look(font=14, least=14, least_numbers=14, number_floor=14, column=328)
 PRESENT_CELL_FONT = PROJECTOR.least_numbers  # the least a projected heatmap's numbers are
 
 
