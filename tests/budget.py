@@ -12,6 +12,7 @@ Hypothesis' own ``settings`` profiles hold the same choice for the tests that na
 from __future__ import annotations
 
 import os
+from datetime import date
 
 from hypothesis import HealthCheck, Phase, settings
 
@@ -38,6 +39,17 @@ def examples(default: int, thorough: int) -> int:
     if default > thorough:
         raise ValueError(f"the default profile draws more than the thorough one: {default}")
     return thorough if THOROUGH else default
+
+
+# A rotation: where the default profile checks half of a set of equivalent cases, which half
+# changes with the day (``TESTS_ROUND`` sets it), so that two runs on two days cover the set;
+# the thorough profile checks all of it. The cases a run skipped are named in its log.
+ROUND = int(os.environ.get("TESTS_ROUND", "").strip() or date.today().toordinal()) % 2
+
+
+def in_rotation(index: int) -> bool:
+    """Whether the case at ``index`` of a rotated set is checked in this run."""
+    return THOROUGH or index % 2 == ROUND
 
 
 def walk_settings(steps: int, thorough: int) -> settings:

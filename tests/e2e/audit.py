@@ -127,6 +127,42 @@ SMALL_TEXT_JS = """(least) => {
   return small;
 }"""
 
+# Headings of the main column whose last line holds one character alone (a Chinese heading
+# broken before its last character): [heading, last line].
+LONE_LAST_LINE_JS = """() => {
+  const found = [];
+  for (const heading of document.querySelectorAll('[data-testid="stMain"] :is(h1, h2, h3, h4)')) {
+    const lines = [];
+    const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        if (!box.width || !node.data[i].trim()) continue;
+        const line = lines.find((l) => Math.abs(l.top - box.top) < box.height / 2);
+        if (line) line.text += node.data[i]; else lines.push({ top: box.top, text: node.data[i] });
+      }
+    }
+    lines.sort((a, b) => a.top - b.top);
+    if (lines.length > 1 && [...lines[lines.length - 1].text].length === 1)
+      found.push([heading.textContent.trim().slice(0, 40), lines[lines.length - 1].text]);
+  }
+  return found;
+}"""
+
+
+def lone_last_lines(page) -> list[list[str]]:
+    """Headings of the main column that leave one character alone on their last line."""
+    return page.evaluate(LONE_LAST_LINE_JS)
+
+
+def small_text(page, least: int) -> list[list]:
+    """Visible text outside charts and formulas under ``least`` pixels: [size, text, where]."""
+    return page.evaluate(SMALL_TEXT_JS, least)
+
+
 # What reaches past the screen's right edge, or past its column's, outside a box that scrolls
 # (a box within the screen): "where +px: text". KaTeX's hidden MathML copy, what is visually
 # hidden for screen readers and the grid's own layers are left out; the grid is measured.

@@ -1,6 +1,8 @@
 """Every page at 1280×720, in both modes, with 1 (normal mode), 6 and 12 tokens: readable, and
 with 6 tokens accessible; the same with 6 tokens in Chinese (``lang=zh_CN``, issue 41);
-and every page on a phone (390×844) and a tablet (768×1024): nothing cut at the edge.
+and every page on a phone (390×844) and a tablet (768×1024): nothing cut at the edge. One
+token, and Chinese, are checked on half the pages (or modes) in turn, the other half the
+next day (``tests.budget.in_rotation``; all of them in the thorough profile).
 
 Readable (issue 15): no two numbers or labels of a chart overlap, no mark is cut off by its
 chart (its title and labels included), no chart, formula or table is wider than its column, and the
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.budget import in_rotation
 from tests.e2e import screen
 from tests.e2e.audit import (
     AXE,
@@ -24,6 +27,7 @@ from tests.e2e.audit import (
     clipped,
     cut_formulas,
     first_screen,
+    lone_last_lines,
     measure,
     menu_problems,
     misaligned,
@@ -32,6 +36,7 @@ from tests.e2e.audit import (
     resized,
     side_by_side,
     small_chart_text,
+    small_text,
     too_wide,
 )
 from ui.session import nav
@@ -48,16 +53,26 @@ EXTRA = {  # a comparison needs a pinned A; page 11 shows its every section with
 TOKENS = {1: "preset=random&num_tokens=1&d_in=3", 6: "", 12: "preset=random&num_tokens=12&d_in=3"}
 # One token in presentation mode is left out: its charts are the smallest the larger type
 # meets, and 12 tokens in that mode are the hard case.
+# One token (normal mode), the smallest charts, on half the pages in turn (``in_rotation``:
+# the other half on the next day's run, all of them in the thorough profile).
 CASES = [
     (name, present, count, "en")
-    for name in PAGES
+    for n, name in enumerate(PAGES)
     for present in (False, True)
     for count in ((6,) if name in TOKEN_FREE else (6, 12) if present else (1, 6, 12))
     if (name, count) != ("Todays_attention", 1)  # one token: no head split, nothing to cache
+    and (count != 1 or in_rotation(n))
 ]
-# In Chinese (issue 41): every page in both modes with six tokens, axe included. Its labels
-# are narrower in characters and wider per character than English; sizing measures both.
-CASES += [(name, present, 6, "zh_CN") for name in PAGES for present in (False, True)]
+# In Chinese (issue 41): every page with six tokens, axe included, in one mode in turn
+# (normal on half the pages, projected on the others; the next day's run the other way round).
+# Its labels are narrower in characters and wider per character than English; sizing
+# measures both.
+CASES += [
+    (name, present, 6, "zh_CN")
+    for n, name in enumerate(PAGES)
+    for present in (False, True)
+    if in_rotation(n + present)
+]
 # Violations raised by markup Streamlit itself renders, not by anything this app writes.
 STREAMLIT_OWN: dict[str, str] = {}
 
@@ -189,6 +204,12 @@ def test_every_page_is_readable_and_accessible(server, audit_tab, case):
     problems += [f"chart text {t}" for t in small_chart_text(audit_tab, least, marks=case[1])]
     if case[0] == "":
         problems += first_screen_problems(found)
+    # no text of the page under 12 px (issue 66: code in a caption was 10.5), and no heading
+    # leaves a character alone on its last line (a Chinese heading broken before its last)
+    problems += [
+        f"{size} px text {text!r} in {where}" for size, text, where in small_text(audit_tab, 12)
+    ]
+    problems += [f"heading {h!r} leaves {last!r} alone" for h, last in lone_last_lines(audit_tab)]
     problems += [
         f"axe: {v['id']} ({v['help']}) at {v['nodes']}"
         for v in found.violations
@@ -266,7 +287,13 @@ def test_charts_fit_with_inputs_at_the_pages_limits(server, audit_tab, name):
 # visit per page: measured on the phone, then the same tab resized to a tablet (the layout is
 # CSS, which follows the window; a new visit would only repeat the run).
 PHONE, TABLET = (390, 844), (768, 1024)
-SMALL_CASES = [(name, 6, lang) for lang in ("en", "zh_CN") for name in PAGES] + [
+# Every page in English; in Chinese, half the pages in turn (``in_rotation``).
+SMALL_CASES = [
+    (name, 6, lang)
+    for lang in ("en", "zh_CN")
+    for n, name in enumerate(PAGES)
+    if lang == "en" or in_rotation(n)
+] + [
     ("", 12, "en"),  # a 12-token heatmap: too wide for a phone, it scrolls
     ("Flow", 12, "en"),
 ]
@@ -342,7 +369,10 @@ def test_every_page_fits_a_phone_and_a_tablet(server, touch_tab, case):
         assert 0 < gap < 440, (grid, weights, steps)
     # A phone's charts are drawn for it: every text of them 14 px or more (issue 53).
     small_charts = small_chart_text(touch_tab, 14)
+    lone = lone_last_lines(touch_tab)  # a Chinese heading's last character alone, say
     tablet = resized(touch_tab, *TABLET) if count == 6 else None
+    lone += lone_last_lines(touch_tab) if tablet is not None else []
+    assert lone == [], lone
     assert phone.exceptions == 0
     assert small_screen_problems(phone) == [], "phone"
     assert small_charts == [], "phone"

@@ -636,3 +636,14 @@ def test_a_new_number_of_tokens_is_said_once():
     second = settings_of(preset="random", num_tokens="7", d_in="3")
     words = compare.change_words(first, second)
     assert sum("tokens" in w for w in words) == 1, words
+
+
+def test_a_later_stages_outlines_and_titles_stay_readable_on_a_projector():
+    """Flow's boxes of later stages are dashed grey: a grey a projector keeps (issue 66: a
+    light grey washed out), as dark as text must be on white (4.5 : 1), and unlike the
+    black of the stages already passed."""
+    from ui.specs import diagram
+    from ui.specs.colors import WHITE, contrast
+
+    assert contrast(diagram.FUTURE, WHITE) >= 4.5
+    assert diagram.FUTURE not in (diagram.INK, diagram.CURRENT)

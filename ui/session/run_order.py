@@ -84,7 +84,13 @@ BASE_CSS = """
  position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip-path: inset(50%); white-space: nowrap; }
 
-.stApp [data-testid="stCaptionContainer"] code { color: #1f1f1f; }
+/* Code in a caption (a token's name, a model's) is 12 px at least: Streamlit's 0.75 em of a
+   14 px caption was 10.5 px (pages 1, 5 and 10). */
+.stApp [data-testid="stCaptionContainer"] code { color: #1f1f1f; font-size: max(0.875em, 12px); }
+/* A heading's lines are balanced: none leaves one word, or one Chinese character, alone on
+   its last line (page 12's "目标序列：解码器到目前为止的词元" left "元" alone at 768 and 390 px;
+   Chromium's "pretty" wrapping leaves Chinese as it is). */
+.stApp :is(h1, h2, h3, h4) { text-wrap: balance; }
 
 /* A phone's or a tablet's header bar is opaque: the page starts below it; a phone's margins
    are narrower. */

@@ -18,7 +18,10 @@ from ui.specs.colors import DROPPED, DROPPED_FILL, WHITE
 
 INK = "#111111"
 CURRENT = "#1f4e9c"
-FUTURE = "#b8bec9"
+# A later stage's outlines and titles: dashed and grey, yet 4.8 : 1 on white (WCAG's ratio for
+# text), so that a projector, which washes out light greys, still shows what comes next
+# (it was #b8bec9, 1.9 : 1).
+FUTURE = "#6b7280"
 HIGHLIGHT = "#ffe9a8"  # the focused token's row: not a value scale, so no legend
 
 
