@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from tests.budget import in_rotation
 from ui.session.nav import PAGES
 
 PATHS = {page.key: page.url_path for page in PAGES}  # page file stem -> deep link path
@@ -20,6 +21,11 @@ SAME_AS_PLAYGROUND = {
     "8_Common_mistakes",
 }
 DRAWN_APART = {key: path for key, path in PATHS.items() if key not in SAME_AS_PLAYGROUND}
+# The Playground and half the others in turn (``tests.budget.in_rotation``: the other half the
+# next day, all of them in the thorough profile), for the browser's checks of each kind of page.
+DRAWN_APART_IN_TURN = {
+    key: path for n, (key, path) in enumerate(DRAWN_APART.items()) if n == 0 or in_rotation(n)
+}
 BROKEN_NUMBERS = re.compile(r"\bnan\b|\binf\b|traceback", re.IGNORECASE)
 
 

@@ -4,7 +4,8 @@ Padding larger than the number of tokens, the row-sum normalisation, duplicate l
 labels equal to the app's internal names (``query``, ``key``, ``token``), the identity
 initialisation on the Common-mistakes page and a single token on the Causal-mask page: no
 exception box, no nan, inf or traceback anywhere on the page, and the link's other values
-kept on screen.
+kept on screen. Each kind of page in the browser: the Playground and half the others in turn
+(``pages.DRAWN_APART_IN_TURN``); AppTest opens every page.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 from attention_core.embeddings import display_labels
 from attention_core.lessons import common_mistakes
 from tests.e2e import expected, learner, screen
-from tests.e2e.pages import BROKEN_NUMBERS, DRAWN_APART, url
+from tests.e2e.pages import BROKEN_NUMBERS, DRAWN_APART_IN_TURN, url
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +30,7 @@ def assert_working(page) -> str:
     return text
 
 
-@pytest.mark.parametrize("path", DRAWN_APART.values(), ids=DRAWN_APART.keys())
+@pytest.mark.parametrize("path", DRAWN_APART_IN_TURN.values(), ids=DRAWN_APART_IN_TURN.keys())
 def test_a_link_with_every_old_hazard_opens_a_working_page_of_each_kind(server, page, path):
     screen.open_page(page, url(server, path, HAZARDS))
     assert_working(page)

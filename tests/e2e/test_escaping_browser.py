@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.e2e import screen
 from tests.e2e.hostile import BAD_VALUES, LABELS, SENTENCE
 from tests.e2e.server import start_server, stop_server
@@ -179,7 +180,7 @@ def test_the_hostile_corpus_renders_as_itself(echo):
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(default=15, thorough=60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

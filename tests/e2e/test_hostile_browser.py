@@ -1,7 +1,8 @@
 """Hostile labels and link values in Chromium (issue 12): shown as text, never as markup.
 
 Every page that draws a link's text its own way (``pages.DRAWN_APART``; the others draw it
-as the Playground does, and AppTest checks every page) is opened through one link carrying
+as the Playground does, and AppTest checks every page; the Playground and half the others in
+turn, ``pages.DRAWN_APART_IN_TURN``) is opened through one link carrying
 twelve hostile labels (Markdown images and
 links, raw HTML, headings, emphasis, LaTeX specials, Streamlit directives, autolinks), bad
 values of other settings that the notices echo, a parameter name that is HTML, and hostile
@@ -25,7 +26,7 @@ from tests.e2e.hostile import (
     Requests,
     echoed,
 )
-from tests.e2e.pages import BROKEN_NUMBERS, DRAWN_APART
+from tests.e2e.pages import BROKEN_NUMBERS, DRAWN_APART_IN_TURN
 from ui.session.nav import PAGES
 
 pytestmark = pytest.mark.e2e
@@ -65,7 +66,7 @@ def assert_inert(page, requests: Requests, dialogs: list[str]) -> None:
     assert BROKEN_NUMBERS.findall(page.locator("body").inner_text()) == []
 
 
-@pytest.mark.parametrize("path", DRAWN_APART.values(), ids=DRAWN_APART.keys())
+@pytest.mark.parametrize("path", DRAWN_APART_IN_TURN.values(), ids=DRAWN_APART_IN_TURN.keys())
 def test_a_hostile_link_is_shown_as_text_on_each_kind_of_page(server, fresh_page, path):
     page = fresh_page  # a first visit: every request of the page load is recorded
     requests, dialogs = watch(page, server)

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from tests.budget import in_rotation
 from tests.e2e import learner, screen
 from tests.e2e.audit import SMALL_TEXT_JS
 from ui.session import nav
@@ -55,9 +56,11 @@ def test_stacked_heatmaps_print_their_numbers_at_presentation_size(server, page,
 # expander labels and the link to this view stayed at 14 px, code in a notice at 12, and what
 # select boxes and number boxes show (Flow's stage among them) at 14.
 PROJECTED = ("", "Causal_mask?mask=padding&padding=9", "Flow", "Real_sentences", "Dropout")
+# The Playground and half the others in turn (``tests.budget.in_rotation``).
+PROJECTED_IN_TURN = [path for n, path in enumerate(PROJECTED) if n == 0 or in_rotation(n)]
 
 
-@pytest.mark.parametrize("path", PROJECTED)
+@pytest.mark.parametrize("path", PROJECTED_IN_TURN)
 def test_projected_every_word_outside_charts_and_formulas_is_16_px_or_more(server, page, path):
     screen.open_page(page, f"{server}/{path}{'&' if '?' in path else '?'}present=1")
     screen.wait_idle(page)
