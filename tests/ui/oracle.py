@@ -309,7 +309,9 @@ def simplified_page(shown: Shown) -> None:
 def trainable_page(shown: Shown) -> None:
     if shown.settings["weights_from"] == "typed":
         typed = tuple(shown.settings[name] for name in ("wq", "wk", "wv"))
-        trace = shown.run(init="custom", custom_weights=typed, heads=1, heads_layout="split")
+        trace = shown.run(
+            init="custom", custom_weights=typed, heads=1, heads_layout="split", kv_groups=0
+        )
     else:
         trace = shown.run()
         shown.heatmap("W_query", trace.W_query, labels=False)

@@ -133,3 +133,22 @@ def test_every_grid_setting_works_on_every_page(page):
 def test_any_legal_link_works_on_any_page(data):
     page = data.draw(st.sampled_from(list(PAGES)), label="page")
     assert_works(page, data.draw(legal_links(page), label="link"))
+
+
+def test_typed_weights_with_kv_groups_in_the_link_show_one_head_of_the_typed_matrices():
+    """Found by this sweep (2026-12-07): page 3's typed weights give one head whatever the link's
+    ``heads`` and ``kv_groups`` say; the oracle that checks its numbers had kept the link's
+    K/V groups for that one head, and the core refused them."""
+    zeros = ";".join(["0"] * 3)
+    assert_works(
+        "3_Trainable_weights",
+        {
+            "weights_from": "typed",
+            "d_out": "4",
+            "heads": "4",
+            "kv_groups": "2",
+            "wq": zeros,
+            "wk": zeros,
+            "wv": zeros,
+        },
+    )
