@@ -6,6 +6,7 @@ Both checks read the same rendered page: the audit reaches each case once, by it
 from __future__ import annotations
 
 import io
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -447,11 +448,26 @@ PROJECTOR_JS = """() => {
       if (size < 15.95) small.push(`${size.toFixed(1)} px ${t.textContent.slice(0, 20)}`);
     }
   }
+  // Charts drawn wider than their column or their own box (a scroll box's hidden part).
+  const wide = [];
+  for (const svg of charts) {
+    const chart = svg.closest('[data-testid="stVegaLiteChart"]');
+    const holder = chart.closest('[data-testid="stColumn"]') || main;
+    const right = Math.min(
+      chart.getBoundingClientRect().right, holder.getBoundingClientRect().right);
+    const past = svg.getBoundingClientRect().right - right;
+    const name = (chart.getAttribute('aria-label') || '').slice(0, 40);
+    if (past > 1) wide.push(`${name}: ${past.toFixed(0)} px`);
+  }
   const result = main.querySelector('[data-testid="stVegaLiteChart"] svg, .js-plotly-plot, '
     + '.katex-display, [data-testid="stMarkdownContainer"] table');
   return {
     height: window.innerHeight,
     small: [...new Set(small)].slice(0, 5),
+    wide,
+    sideways: document.documentElement.scrollWidth - window.innerWidth,
+    widths: charts.map((svg) => svg.getBoundingClientRect().width),
+    fitted: main.querySelectorAll('[data-testid="stVegaLiteChart"].fit-x').length,
     pointer: box(main.querySelector('.st-key-pointer')),
     result: box(result),
     stage: box(main.querySelector('.st-key-flow_stage_text')),
@@ -464,11 +480,28 @@ PROJECTORS = ((1280, 720), (1024, 768), (1920, 1080))
 
 def projected(page, width: int, height: int) -> dict:
     """The open page's projector measurements at another window size: a resize lays the page
-    out again by its CSS alone (no script run), drawn within two frames."""
-    if page.viewport_size != {"width": width, "height": height}:
-        page.set_viewport_size({"width": width, "height": height})
+    out again by its CSS alone (no script run); a chart as wide as its column (``fit-x``) is
+    drawn again for the new width by its own script (a resize observer's throttle later), so
+    then the measure is taken once the charts' widths have held for a quarter of a second (or
+    after 5 s)."""
+    if page.viewport_size == {"width": width, "height": height}:
+        return page.evaluate(PROJECTOR_JS)
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(TWO_FRAMES_JS)
+    found = page.evaluate(PROJECTOR_JS)
+    if not found["fitted"]:  # every chart drawn at its own width: nothing more to wait for
+        return found
+    since = time.monotonic()
+    deadline = since + 5.0
+    while time.monotonic() < deadline:
         page.evaluate(TWO_FRAMES_JS)
-    return page.evaluate(PROJECTOR_JS)
+        again = page.evaluate(PROJECTOR_JS)
+        if again["widths"] != found["widths"]:
+            since = time.monotonic()
+        elif time.monotonic() - since >= 0.25:
+            return again
+        found = again
+    return found
 
 
 def first_screen(found: dict, parts: tuple[str, ...]) -> list[str]:

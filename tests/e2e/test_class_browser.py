@@ -54,7 +54,11 @@ from tests.e2e.audit import TWO_FRAMES_JS
 from tests.e2e.expected import settings_of, trace_of
 from tests.e2e.processes import start_serve, stop_serve, tool, worker_pid
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(ALONE)]
+# The first test to run sets up the whole lecture (``hall``): about 200 s on CI beside three
+# other workers. Its own bound leaves it room on a slower machine, so that a lecture that goes
+# wrong is reported by the stage and check that failed, not by a timeout in whatever it was
+# waiting for at 300 s.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(ALONE), pytest.mark.timeout(600)]
 
 LOOK_SECONDS = "ATTENTION_CLASS_LOOK_SECONDS"  # ui.blocks.class_panel.FOLLOW_EVERY
 TOLERANCE = 1.5e-4  # four printed decimals

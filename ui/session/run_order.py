@@ -190,7 +190,11 @@ PRESENT_CSS = """
    type nearer a 720p projector's size, with a taller first screen than 720 px. A popover
    (the Pages menu) is placed by its own offsets, which a zoom would multiply. */
 @media (min-width: 1800px) and (min-height: 1000px) {
-  .stApp, [role="dialog"]:not([data-testid="stPopoverBody"]) { zoom: 1.25; } }
+  .stApp, [role="dialog"]:not([data-testid="stPopoverBody"]) { zoom: 1.25; }
+  /* A chart as wide as its column (Vega-Lite's container width: bars, line charts) measures
+     the column as drawn, a quarter larger, and would be drawn a quarter wider than it under
+     the zoom: it is drawn at its own size, its text still 16 px or more. */
+  [data-testid="stVegaLiteChart"].fit-x { zoom: 0.8; } }
 /* The teacher's line (ui/blocks/pointers.py): what to point at, set apart from the page. */
 .stApp .st-key-pointer p { font-weight: 600; color: #1f4e9c; }
 .stApp .st-key-pointer { border-left: 4px solid #1f4e9c; padding-left: 0.75rem; }
