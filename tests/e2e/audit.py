@@ -540,6 +540,39 @@ def menu_problems(page, count: int) -> list[str]:
     return problems
 
 
+# The sidebar's boxes whose value is cut (a text box scrolls its value: wider than the box).
+CUT_BOXES_JS = """() => [...document.querySelectorAll('[data-testid="stSidebar"] input')]
+  .filter((i) => i.type !== 'checkbox' && i.scrollWidth > i.clientWidth + 1)
+  .map((i) => `${i.getAttribute('aria-label') || ''}: ${i.value.slice(0, 40)}`)"""
+SIDEBAR_JS = """() => {
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  return bar ? [bar.getAttribute('data-collapsed'), Math.round(bar.getBoundingClientRect().left)]
+    : null;
+}"""
+
+
+def sidebar_problems(page) -> list[str]:
+    """Projected, the sidebar opened by its arrow: the boxes that cut their value at each
+    projector size (the example sentence's was cut at all three); folded again after."""
+    page.locator('[data-testid="stExpandSidebarButton"]').click()
+    opened = wait_for(page, lambda p: p.evaluate(SIDEBAR_JS), ["false", 0].__eq__)  # slid in
+    inputs = page.locator('[data-testid="stSidebar"] input')
+    if opened != ["false", 0] or not wait_for(page, lambda _p: inputs.count(), (0).__lt__):
+        return [f"the sidebar did not open with its boxes: {opened}"]
+    problems = []
+    for width, height in PROJECTORS:
+        projected(page, width, height)
+        problems += [
+            f"{width}×{height}: the sidebar's box {text!r} is cut"
+            for text in page.evaluate(CUT_BOXES_JS)
+        ]
+    projected(page, *PROJECTORS[0])
+    page.locator('[data-testid="stSidebar"]').hover()  # its arrow shows on hover
+    page.locator('[data-testid="stSidebarCollapseButton"] button').click()
+    folded = wait_for(page, lambda p: p.evaluate(SIDEBAR_JS), lambda bar: bar[0] == "true")
+    return problems + ([] if folded[0] == "true" else ["the sidebar did not fold again"])
+
+
 def _past_the_bottom(page, selector: str, menu: str) -> list[str]:
     return [
         f"the {menu} menu's {text!r} ends at {bottom:.0f} px"

@@ -35,6 +35,7 @@ from tests.e2e.audit import (
     projected,
     resized,
     side_by_side,
+    sidebar_problems,
     small_chart_text,
     small_text,
     too_wide,
@@ -167,7 +168,8 @@ def projector_problems(tab, case: tuple[str, bool, int, str]) -> list[str]:
     """At 1280×720, 1024×768 and 1920×1080: the teacher's line and the page's main result
     (Flow: with its stage sentence) on the first screen, no chart number under 16 px, no chart
     wider than its column (1080p's zoom) and no sideways scroll, the paired charts side by
-    side; then, back at 1280×720, both menus within the screen."""
+    side; then, back at 1280×720, both menus within the screen, and the sidebar opened: no
+    box cuts its value at any of the three sizes."""
     name, _present, count, _lang = case
     problems = []
     for width, height in PROJECTORS:
@@ -188,8 +190,9 @@ def projector_problems(tab, case: tuple[str, bool, int, str]) -> list[str]:
         if name in PAIRED and count == 6 and not side_by_side(found):
             problems.append(at + "the first two charts are not side by side")
     projected(tab, *PROJECTORS[0])  # the next case's size
-    if name == "" and count == 6:  # the menus are the same on every page
+    if name == "" and count == 6:  # the menus and the sidebar are the same on every page
         problems += menu_problems(tab, len(nav.PAGES))
+        problems += sidebar_problems(tab)
     return problems
 
 

@@ -213,6 +213,9 @@ PRESENT_CSS = """
 /* Choices that wrap (page 10's sentences at 1024 px) take lines, not padded rows. */
 .stApp [data-testid="stMain"] [role="radiogroup"] { row-gap: 0.25rem; }
 .stApp [data-testid="stSidebar"] h2 { font-size: 1.25rem; }
+/* Opened by its arrow, the sidebar is wide enough for its boxes' longest values at the
+   larger type ("The book's, in Chinese (6 × 3)"): a box cannot wrap its value. */
+.stApp [data-testid="stSidebar"][data-collapsed="false"] { min-width: 22rem !important; }
 .stApp [data-testid="stPageLink"] p, [data-testid="stPopoverBody"] [data-testid="stPageLink"] p
   { font-size: 1.1rem; }
 .stApp [data-testid="stCode"] code, .stApp [data-testid="stCode"] code span { font-size: 1rem; }
