@@ -206,15 +206,24 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
     )
 
 
+def _masked_rows(allowed) -> list[int]:
+    """The queries whose mask hides some keys and leaves some: those that leave two or more
+    if any do (a weight over one key is 1)."""
+    size = allowed.shape[-1]
+    rows = [i for i in range(size) if 0 < int(allowed[i].sum()) < size]
+    return [i for i in rows if int(allowed[i].sum()) > 1] or rows
+
+
 def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
     """α(i,j) after the mask, renormalised over the keys query i may see (the sidebar's mask,
-    or the causal mask when the sidebar has none or hides nothing)."""
+    or the causal mask when the sidebar has none, hides nothing, or hides every key of every
+    query: padding as long as the sequence)."""
     pick = picker(trace, seed)
     allowed = trace.allowed
-    if bool(allowed.all()) or trace.num_tokens < 2:
+    rows = _masked_rows(allowed)
+    if bool(allowed.all()) or trace.num_tokens < 2 or not rows:
         allowed = steps.allowed_mask("causal", trace.num_tokens)
-    rows = [i for i in range(trace.num_tokens) if 0 < int(allowed[i].sum()) < trace.num_tokens]
-    rows = [i for i in rows if int(allowed[i].sum()) > 1] or rows
+        rows = _masked_rows(allowed)
     query = rows[pick(len(rows))] if rows else 0
     visible = [j for j in range(trace.num_tokens) if bool(allowed[query, j])]
     hidden = [j for j in range(trace.num_tokens) if not bool(allowed[query, j])]

@@ -103,3 +103,18 @@ def test_the_exercise_flags_are_the_parsers_own():
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     flags = {s for a in commands.choices["exercise"]._actions for s in a.option_strings}
     assert {"--kind", "--number", "--answer", "--solution", "--seed", "--lang"} <= flags
+
+
+def test_a_mask_that_hides_every_key_asks_about_the_causal_mask(capsys):
+    """Padding as long as the sequence hides every key of every query: the masked-weight
+    exercise raised a RuntimeError (a traceback on the command line, "could not be computed"
+    on pages 8, 11 and 13); it asks about the causal mask instead, and its answer is right."""
+    args = ["exercise", "--kind", "masked_weight", "--mask", "padding", "--padding", "6"]
+    status, out, err = _main(args, capsys)
+    assert status == 0 and not err and "Traceback" not in out
+    assert "The mask hides keys" in out
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="padding", padding=6))
+    exercise = make_exercise("masked_weight", trace, 1)
+    assert exercise.question in out
+    status, out, _err = _main([*args, "--answer", exercise.answer_text], capsys)
+    assert status == 0 and out.startswith("Right: ")

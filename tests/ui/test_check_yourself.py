@@ -76,6 +76,37 @@ def test_hostile_answers_are_refused_and_shown_only_as_text():
     assert progress(at) == "0 of 3 solved"
 
 
+def test_each_answer_field_says_how_close_an_answer_must_be():
+    """The tolerance was never said, and differs by kind and decimals: page 5's weight is
+    counted within ± 0.0002 at 4 decimals, ± 0.02 at 2. Each exercise has its line."""
+    at = opened()
+    notes = [c.value for c in at.caption if c.value.startswith(("Counted right", "Only the"))]
+    assert len(notes) == 3, notes
+    weight = page_exercise("masked_weight")
+    assert f"Counted right within ± {weight.tolerance:.4f} of the answer." in notes
+    two = opened({"decimals": "2"})
+    wider = [c.value for c in two.caption if c.value.startswith("Counted right")]
+    assert "Counted right within ± 0.02 of the answer." in wider, wider
+
+
+def test_an_empty_check_says_so_and_keeps_the_last_answers_hint():
+    """Check with nothing typed said nothing and wiped the last answer's hint."""
+    exercise = page_exercise("scaled_score")
+    forgot = next(m for m in exercise.mistakes if m.key == "forgot_to_scale")
+    at = answer(opened(), "scaled_score", f"{forgot.value:.4f}")
+    hint = [w.value for w in at.warning]
+    empty = "Type your answer first."
+    assert any("scale" in h for h in hint) and not any(empty in i.value for i in at.info)
+    for typed in ("", "   "):
+        at = answer(at, "scaled_score", typed)
+        assert_clean(at)
+        assert any(empty in i.value for i in at.info), typed
+        assert [w.value for w in at.warning] == hint  # the hint stays
+    at = answer(at, "scaled_score", exercise.answer_text)
+    assert not any(empty in i.value for i in at.info)
+    assert as_read(at.success[-1].value) == f"Right: {exercise.answer_text}."
+
+
 def test_the_exercises_hints_and_solution_are_in_chinese():
     exercise = page_exercise("scaled_score")
     forgot = next(m for m in exercise.mistakes if m.key == "forgot_to_scale")

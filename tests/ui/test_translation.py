@@ -110,3 +110,20 @@ def test_an_unknown_language_falls_back_to_english_with_the_setting_named(given)
     (notice,) = notices(at)
     assert notice.startswith("**Language**: ") and notice.endswith("Using English.")
     assert "<b>" not in notice
+
+
+def test_what_a_page_ignores_takes_one_colon_in_chinese():
+    """ "Ignores {ignores}." put a colon before a value that brings its own: "不使用：dropout：…"
+    (page 13). Each page's line, as the page frame writes it, has one colon at most."""
+    import translation
+    from ui.session import nav
+
+    lines = []
+    with translation.speaking("zh_CN"):
+        for page in nav.PAGES:
+            if page.ignores:
+                lines.append(
+                    translation._("Ignores {ignores}.").format(ignores=translation._(page.ignores))
+                )
+    assert lines and all(CJK.search(line) for line in lines), lines
+    assert [line for line in lines if line.count("：") > 1] == []

@@ -10,6 +10,7 @@ import streamlit as st
 
 from attention_core import AttentionTrace
 from attention_core.exercises import KIND_NAMES, Exercise, check, make_exercise
+from attention_core.formatting import format_number
 from translation import _
 from ui import safe
 from ui.blocks import class_exercise, formula_view
@@ -122,15 +123,28 @@ def _show_exercise(page: Page, exercise: Exercise, index: int, in_class: str) ->
             on_click=exercise_progress.submit,
             args=(kind, page.info.key, exercise, question),
         )
+    st.caption(tolerance_note(exercise))
     _show_verdict(exercise, exercise_progress.attempt(kind, exercise), in_class)
     class_exercise.show_teacher(page, exercise)
     class_exercise.show_learner(page, exercise, in_class)
+
+
+def tolerance_note(exercise: Exercise) -> str:
+    """How close an answer must be, said beside its field: the numbers given are rounded, so
+    a number a few units off in its last decimal counts; a shape or a count is exact."""
+    if isinstance(exercise.answer, tuple) or exercise.tolerance == 0:
+        return _("Only the exact answer counts.")
+    return _("Counted right within ± {tolerance} of the answer.").format(
+        tolerance=format_number(exercise.tolerance, exercise.decimals)
+    )
 
 
 def _show_verdict(exercise: Exercise, attempt: exercise_progress.Attempt, in_class: str) -> None:
     """What the last answer was, the hint or the praise, and the worked solution once it is
     earned (after two wrong answers) or the exercise is solved; while the class is asked it,
     once the teacher reveals it."""
+    if attempt.empty:
+        st.info(_("Type your answer first."), icon=":material/keyboard:")
     if attempt.typed:
         verdict = check(exercise, attempt.typed)
         st.caption(_("You answered: {answer}").format(answer=safe.md(attempt.typed, ANSWER_LIMIT)))

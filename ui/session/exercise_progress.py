@@ -7,7 +7,7 @@ slots were ever solved, for the title row's "3 of 5 solved". Nothing is stored a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
@@ -26,6 +26,7 @@ class Attempt:
     typed: str = ""  # the last answer checked (untrusted text)
     wrong: int = 0  # how many checked answers were wrong (refused ones do not count)
     right: bool = False
+    empty: bool = False  # the last Check had nothing typed: said so, the answer before kept
 
 
 def identity(exercise: Exercise) -> str:
@@ -50,8 +51,12 @@ def submit(slot: str, page: str, exercise: Exercise, question: str = "") -> None
     """Check the typed answer (the *Check* button's callback, before the page is drawn);
     in a class asked the exercise as ``question``, count how it turned out."""
     typed = str(st.session_state.get(answer_key(slot), ""))
-    verdict = check(exercise, typed)
     before = attempt(slot, exercise)
+    if not typed.strip():  # not an answer: said so; the last answer and its hint stay
+        kept = replace(before, empty=True)
+        st.session_state.setdefault(ATTEMPTS, {})[slot] = (identity(exercise), kept)
+        return
+    verdict = check(exercise, typed)
     now = Attempt(
         typed=typed,
         wrong=before.wrong + (verdict.status == "wrong"),
