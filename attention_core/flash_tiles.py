@@ -17,6 +17,7 @@ import torch.nn.functional as F
 
 from attention_core import steps
 from attention_core.errors import AttentionInputError
+from attention_core.reference import MATCH_TOLERANCE
 from attention_core.trace import AttentionTrace
 from translation import _
 
@@ -71,6 +72,24 @@ class TiledAttention:
     def max_difference(self) -> float:
         """Largest difference between the tiled and the plain output."""
         return float((self.output - self.plain).abs().max())
+
+    @property
+    def largest(self) -> float:
+        """The plain output's largest magnitude, at least 1. Both outputs are float32 sums,
+        good to about seven significant digits: two orders of summing differ in proportion
+        to the numbers summed, so their difference is judged against this."""
+        return max(1.0, float(self.plain.abs().max()))
+
+    @property
+    def bound(self) -> float:
+        """The largest difference that is rounding: ``MATCH_TOLERANCE`` per unit of output
+        (1e-5 for outputs up to 1, 2e-3 for outputs near 200)."""
+        return MATCH_TOLERANCE * self.largest
+
+    @property
+    def matches(self) -> bool:
+        """Whether the tiled output equals the plain one up to float32 rounding."""
+        return self.max_difference <= self.bound
 
     @property
     def held_tiled(self) -> int:

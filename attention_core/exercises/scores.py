@@ -18,7 +18,7 @@ from attention_core.exercises.base import (
 )
 from attention_core.formatting import format_number
 from attention_core.trace import AttentionTrace
-from translation import N_, _
+from translation import N_, _, ngettext
 
 # Each question as the page's run has it: its scores divided by a scale (True) or not.
 _SOFTMAX_QUESTION = {
@@ -39,13 +39,13 @@ _MASKED_QUESTION: dict[bool | None, str] = {
     ),
     True: N_(
         "Below is row {query} of head 1's scaled scores s, before masking. The mask hides "
-        "keys {hidden} from query {query}. Compute the weight {alpha} that the masked "
-        "softmax gives."
+        "{hidden} from query {query}. Compute the weight {alpha} that the masked softmax "
+        "gives."
     ),
     False: N_(
         "Below is row {query} of head 1's scores s (nothing scales them here), before "
-        "masking. The mask hides keys {hidden} from query {query}. Compute the weight "
-        "{alpha} that the masked softmax gives."
+        "masking. The mask hides {hidden} from query {query}. Compute the weight {alpha} "
+        "that the masked softmax gives."
     ),
 }
 
@@ -206,6 +206,12 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
     )
 
 
+def _keys(indices: list[int]) -> str:
+    """ "key 3" or "keys 3, 4": 0-based ``indices`` as the page numbers them."""
+    numbers = ", ".join(str(j + 1) for j in indices)
+    return ngettext("key {keys}", "keys {keys}", len(indices)).format(keys=numbers)
+
+
 def _masked_rows(allowed) -> list[int]:
     """The queries whose mask hides some keys and leaves some: those that leave two or more
     if any do (a weight over one key is 1)."""
@@ -237,7 +243,7 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
         seed=seed,
         decimals=decimals,
         question=_(_MASKED_QUESTION[trace.scale_divisor != 1.0 if hidden else None]).format(
-            query=query + 1, hidden=", ".join(str(j + 1) for j in hidden), alpha=alpha
+            query=query + 1, hidden=_keys(hidden), alpha=alpha
         ),
         given=(Given(f"s({query + 1},·)", row),),
         answer=answer,
@@ -250,13 +256,13 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
                 _softmax(row, key),
                 _(
                     "That is the softmax over the whole row: you masked after the softmax "
-                    "without renormalising. Leave keys {hidden} out of the sum (or divide by "
-                    "the sum of the weights that remain)."
-                ).format(hidden=", ".join(str(j + 1) for j in hidden)),
+                    "without renormalising. Leave {hidden} out of the sum (or divide by the sum "
+                    "of the weights that remain)."
+                ).format(hidden=_keys(hidden)),
             ),
         ),
         hint=_(
-            "Only keys {visible} count: take exp of their scores and divide "
-            "exp(s({query},{key})) by the sum."
-        ).format(visible=", ".join(str(j + 1) for j in visible), query=query + 1, key=key + 1),
+            "Take exp of the scores of {visible} only, and divide exp(s({query},{key})) by "
+            "their sum."
+        ).format(visible=_keys(visible), query=query + 1, key=key + 1),
     )

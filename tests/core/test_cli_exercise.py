@@ -112,7 +112,7 @@ def test_a_mask_that_hides_every_key_asks_about_the_causal_mask(capsys):
     args = ["exercise", "--kind", "masked_weight", "--mask", "padding", "--padding", "6"]
     status, out, err = _main(args, capsys)
     assert status == 0 and not err and "Traceback" not in out
-    assert "The mask hides keys" in out
+    assert "The mask hides key" in out
     trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="padding", padding=6))
     exercise = make_exercise("masked_weight", trace, 1)
     assert exercise.question in out

@@ -2,6 +2,8 @@
 settings, the forms of an answer a person writes, hostile answers, and each catalogued
 mistake's answer getting its hint."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -217,3 +219,16 @@ def test_a_bad_kind_or_seed_is_refused_in_words():
         make_exercise("guess", DEFAULT, 1)
     with pytest.raises(AttentionInputError, match="exercise number"):
         make_exercise("score", DEFAULT, -1)
+
+
+def test_one_hidden_key_is_named_in_the_singular():
+    """ "The mask hides keys 3 from query 2": one key is "key 3", two are "keys 3, 4"."""
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="causal"))
+    questions = {
+        len(exercise.question.split("hides ")[1].split(" from")[0].split(",")): exercise
+        for exercise in (make_exercise("masked_weight", trace, seed, 4) for seed in range(40))
+    }
+    one, two = questions[1], questions[2]
+    assert re.search(r"The mask hides key \d from query", one.question), one.question
+    assert re.search(r"The mask hides keys \d, \d from query", two.question), two.question
+    assert "keys" not in one.mistakes[0].hint.split("Leave ")[1].split(" out")[0]

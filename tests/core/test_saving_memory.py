@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from attention_core import AttentionConfig, AttentionInputError, preset_embeddings, run_attention
-from attention_core.flash_tiles import tiled_attention
+from attention_core.flash_tiles import head_inputs, tiled_attention
 from attention_core.gated_deltanet import gated_attention, gated_deltanet
 from attention_core.latent_attention import latent_attention
 from attention_core.weights import Layer
@@ -200,3 +200,31 @@ def test_fully_hidden_rows_stay_zero_not_undefined():
     assert bool(torch.isfinite(tiled.output).all()) and tiled.max_difference == 0.0
     with pytest.raises(AttentionInputError):
         tiled_attention(trace, 0, 0, 2)
+
+
+def test_tiles_are_judged_by_float32_rounding_for_the_size_of_their_numbers():
+    """Large inputs (a learner's link: numbers near ±10, d_out 4) gave outputs near 200 and a
+    "largest difference 4.1e−05 ✗" under an absolute 1e−5 bound, though the tiled output was
+    nearer the exact (float64) result than the plain one. The bound grows with the output."""
+    from dataclasses import replace
+
+    from attention_core.knobs.links import read_params
+
+    settings, notices = read_params(
+        {"x": ["8,-7,9.9,9.9;8,-8,10,-7;-10,8,9.9,7"], "d_out": ["4"]}, strict=True
+    )
+    assert notices == []
+    trace = run_attention(settings.embeddings(), settings.config())
+    for tile_q, tile_k in ((1, 1), (2, 2), (2, 3), (3, 1)):
+        tiled = tiled_attention(trace, 0, tile_q, tile_k)
+        assert tiled.largest > 1.0 and tiled.bound > MATCH  # numbers larger than 1
+        queries, keys, values = (t.double() for t in head_inputs(trace, 0))
+        scores = queries @ keys.T / trace.scale_divisor
+        exact = torch.softmax(scores, dim=-1) @ values
+        for output in (tiled.output, tiled.plain):  # each is rounding away from the exact
+            assert float((output.double() - exact).abs().max()) <= tiled.bound
+        assert tiled.matches
+        off = replace(tiled, output=tiled.output + 2 * tiled.bound)  # another result
+        assert not off.matches
+    small = tiled_attention(run_attention(preset_embeddings("journey"), AttentionConfig()), 0, 2, 2)
+    assert small.bound == MATCH  # outputs under 1: the absolute bound, as before

@@ -840,3 +840,16 @@ def test_page_11s_cache_sentence_says_undefined_where_the_naive_softmax_overflow
     check_numbers(at)
     said = [m.value for m in at.markdown if m.value.startswith("Head 1's weights")]
     assert said == ["Head 1's weights of the new query over the cache: `t1` undefined."]
+
+
+def test_large_numbers_tiled_are_judged_by_float32_rounding_for_their_size():
+    """Page 13's tiles: an absolute bound of 1e−5 marked outputs near 15 or 200 "✗" for a
+    difference of float32 rounding; the bound follows the outputs' size, and the page says so."""
+    at = open_page("13_Saving_memory", {"x": "8,-7,9.9,9.9;8,-8,10,-7;-10,8,9.9,7", "d_out": "4"})
+    assert_clean(at)
+    said = [m.value for m in at.markdown if m.value.startswith("Tiled output")]
+    assert said and said[0].rstrip().endswith("✓"), said
+    rounding = [c.value for c in at.caption if "float32 sums" in c.value]
+    assert len(rounding) == 1 and "as large as 15.1" in rounding[0], rounding
+    small = open_page("13_Saving_memory")
+    assert [c.value for c in small.caption if "float32 sums" in c.value] == []

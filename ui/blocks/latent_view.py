@@ -21,9 +21,10 @@ from ui.specs.memory_chart import make_memory_chart
 BYTES_PER_NUMBER = 4  # float32, as every tensor of the core
 
 
-def check(difference: float) -> str:
-    """A largest difference and whether it is within float precision."""
-    mark = "✓" if difference < MATCH_TOLERANCE else "✗"
+def check(difference: float, bound: float = MATCH_TOLERANCE) -> str:
+    """A largest difference and whether it is within float precision (``bound``: the
+    tolerance for numbers of this size)."""
+    mark = "✓" if difference <= bound else "✗"
     return f"{heatmaps.difference(difference)} {mark}"
 
 

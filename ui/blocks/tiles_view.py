@@ -10,7 +10,7 @@ import streamlit as st
 from attention_core.flash_tiles import TiledAttention, TileStep, tiled_attention
 from translation import _
 from ui import safe
-from ui.blocks import stepper
+from ui.blocks import heatmaps, stepper
 from ui.blocks.latent_view import check
 from ui.session import controls
 from ui.session.run_order import Page
@@ -116,8 +116,18 @@ def _show_result(page: Page, result: TiledAttention) -> None:
         _(
             "Tiled output = plain softmax attention, every row of head {head}: largest "
             "difference {check}"
-        ).format(head=result.head + 1, check=check(result.max_difference))
+        ).format(head=result.head + 1, check=check(result.max_difference, result.bound))
     )
+    if result.largest > 1.0:  # rounding grows with the numbers summed: said, with the bound
+        st.caption(
+            _(
+                "Both outputs are float32 sums, good to about seven significant digits: with "
+                "outputs as large as {largest}, a difference under {bound} is rounding, not "
+                "another result."
+            ).format(
+                largest=page.number(result.largest), bound=heatmaps.difference(result.bound)
+            )
+        )
     st.markdown(
         tables.markdown_table(
             [_("computation"), _("score entries held at once")],
