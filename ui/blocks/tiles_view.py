@@ -124,9 +124,7 @@ def _show_result(page: Page, result: TiledAttention) -> None:
                 "Both outputs are float32 sums, good to about seven significant digits: with "
                 "outputs as large as {largest}, a difference under {bound} is rounding, not "
                 "another result."
-            ).format(
-                largest=page.number(result.largest), bound=heatmaps.difference(result.bound)
-            )
+            ).format(largest=page.number(result.largest), bound=heatmaps.difference(result.bound))
         )
     st.markdown(
         tables.markdown_table(
