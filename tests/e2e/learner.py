@@ -260,7 +260,7 @@ def open_page_menu(page):
     """Open the page menu beside the title; returns its links."""
     links = page.locator(f"{screen.PAGE_MENU_BODY} [data-testid='stPageLink'] a")
     if not links.first.is_visible():
-        screen.title_menu(page, "page_menu").click()
+        page.locator(".st-key-page_menu button").first.click()
         links.first.wait_for(state="visible", timeout=10_000)
     return links
 
@@ -270,7 +270,7 @@ def open_language_menu(page):
     returns the menu's choice box."""
     menu = page.locator('[data-testid="stPopoverBody"] .st-key-lang')
     for _ in range(3):
-        screen.title_menu(page, "language_menu").click()
+        page.locator(".st-key-language_menu button").first.click()
         try:
             menu.wait_for(state="visible", timeout=5_000)
             return menu

@@ -82,23 +82,6 @@ def wait_idle(page, timeout: float = 60.0) -> None:
     raise TimeoutError(f"the app did not become idle at {page.url}: {state}, showing {shown}")
 
 
-# The page's top, where the title row's menus are: the app's header is fixed over the page,
-# so a menu button scrolled just under it is "visible" to Playwright while the header takes
-# the click (a run once failed so, the tables above having been opened).
-TO_TOP_JS = """() => {
-  const scrolled = '[data-testid="stMain"], [data-testid="stAppViewContainer"]';
-  for (const el of document.querySelectorAll(scrolled)) el.scrollTo(0, 0);
-  window.scrollTo(0, 0);
-}"""
-
-
-def title_menu(page, key: str):
-    """The button of a title-row menu (``page_menu``, ``language_menu``, ``class_menu``),
-    with the page scrolled to its top, as a person would to reach it."""
-    page.evaluate(TO_TOP_JS)
-    return page.locator(f".st-key-{key} button").first
-
-
 def wait_ready(page, timeout: float = 90.0) -> None:
     """Wait until a whole run has been drawn: the link at the foot of the sidebar (the last
     thing every page draws), no run in progress, and every Vega chart drawn with its text."""
