@@ -573,6 +573,43 @@ def sidebar_problems(page) -> list[str]:
     return problems + ([] if folded[0] == "true" else ["the sidebar did not fold again"])
 
 
+# The title row's menus scrolled just under the app's header, while the header shows what a
+# run shows there (Streamlit's toolbar with its status, as wide as the bar): which of the
+# menus' buttons a click at its middle misses. A run once took every click of the Pages
+# button so for 30 s (the header's bar is transparent wider than a tablet: the button shows).
+UNDER_HEADER_JS = """() => {
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const main = document.querySelector('[data-testid="stMain"]');
+  // Streamlit styles its toolbar by one class (pointer-events: auto): so is this one.
+  const style = document.createElement('style');
+  style.textContent = '.audit-toolbar { position: absolute; inset: 0; pointer-events: auto; }';
+  document.head.appendChild(style);
+  const bar = document.createElement('div');
+  bar.className = 'audit-toolbar';
+  header.appendChild(bar);
+  const keys = ['page_menu', 'language_menu', 'class_menu'];
+  const first = document.querySelector('.st-key-page_menu button').getBoundingClientRect();
+  const was = main.scrollTop;
+  main.scrollTop = was + first.top + first.height / 2 - header.getBoundingClientRect().bottom / 2;
+  const missed = keys.filter((key) => {
+    const button = document.querySelector(`.st-key-${key} button`);
+    if (!button) return false;
+    const box = button.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return !(hit && button.contains(hit));
+  });
+  bar.remove();
+  style.remove();
+  main.scrollTop = was;
+  return missed;
+}"""
+
+
+def header_problems(page) -> list[str]:
+    """The title row's menus that a click misses once scrolled under the header."""
+    return [f"the header takes the click of {key}" for key in page.evaluate(UNDER_HEADER_JS)]
+
+
 def _past_the_bottom(page, selector: str, menu: str) -> list[str]:
     return [
         f"the {menu} menu's {text!r} ends at {bottom:.0f} px"

@@ -200,9 +200,35 @@ def number_value(page, key: str) -> str:
     return page.locator(f".st-key-{key} input").input_value()
 
 
+# Where a box is, for a click that found it outside the window: the box's rectangle, the
+# window's size and the sidebar's state (a run once found the sidebar's example box outside
+# the window for 30 s, the sidebar's state unknown).
+_WHERE_JS = """(box) => {
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  const r = box.getBoundingClientRect();
+  return {box: [r.left, r.top, r.right, r.bottom], window: [innerWidth, innerHeight],
+          sidebar: bar ? [bar.getAttribute('data-collapsed'), bar.getBoundingClientRect().left]
+            : null};
+}"""
+
+
+def _within_window(box) -> None:
+    """Wait until ``box`` is inside the window (a sidebar sliding in), or say where it is."""
+    for _ in range(50):
+        where = box.evaluate(_WHERE_JS)
+        left, top, right, bottom = where["box"]
+        width, height = where["window"]
+        if right > 0 and bottom > 0 and left < width and top < height:
+            return
+        box.page.wait_for_timeout(100)
+    raise AssertionError(f"the box is outside the window: {where}")
+
+
 def choose(page, key: str, option: str) -> None:
     """Pick ``option`` (its text as shown) in the select box of setting ``key``."""
     box = page.locator(f'.st-key-{key} input[role="combobox"]')
+    box.scroll_into_view_if_needed()
+    _within_window(box)
     for _ in range(3):
         box.click()
         if box.get_attribute("aria-expanded") != "true":

@@ -27,6 +27,7 @@ from tests.e2e.audit import (
     clipped,
     cut_formulas,
     first_screen,
+    header_problems,
     lone_last_lines,
     measure,
     menu_problems,
@@ -215,6 +216,7 @@ def test_every_page_is_readable_and_accessible(server, audit_tab, case):
     problems += [f"chart text {t}" for t in small_chart_text(audit_tab, least, marks=case[1])]
     if case[0] == "":
         problems += first_screen_problems(found)
+        problems += header_problems(audit_tab)
     # no text of the page under 12 px (issue 66: code in a caption was 10.5), and no heading
     # leaves a character alone on its last line (a Chinese heading broken before its last)
     problems += [

@@ -92,6 +92,14 @@ BASE_CSS = """
    Chromium's "pretty" wrapping leaves Chinese as it is). */
 .stApp :is(h1, h2, h3, h4) { text-wrap: balance; }
 
+/* Wider than a tablet the header bar is transparent, and the title row's menus (Pages,
+   language, Class) sit under it once the page is scrolled a little: its empty part lets the
+   click through to them (while a run shows its status there, it took every click). */
+@media (min-width: 1025px) {
+  .stApp [data-testid="stHeader"], .stApp [data-testid="stHeader"] * { pointer-events: none; }
+  .stApp [data-testid="stHeader"] :is(button, a),
+  .stApp [data-testid="stHeader"] :is(button, a) * { pointer-events: auto; }
+}
 /* A phone's or a tablet's header bar is opaque: the page starts below it; a phone's margins
    are narrower. */
 @media (max-width: 1024px) { .stApp .block-container { padding-top: 4.25rem; } }
