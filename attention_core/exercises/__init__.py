@@ -16,6 +16,7 @@ from attention_core.exercises.base import (
     KIND_NAMES,
     KINDS,
     MISTAKE_NAMES,
+    Cell,
     Exercise,
     Given,
     Line,
@@ -47,11 +48,36 @@ def make_exercise(kind: str, trace: AttentionTrace, seed: int, decimals: int = 4
     return MAKERS[kind](trace, seed, decimals)
 
 
+TRIES = 16  # exercise seeds a page's exercise tries after its own, for numbers of its own
+
+
+def page_set(
+    kinds: tuple[str, ...], trace: AttentionTrace, seeds: tuple[int, ...], decimals: int = 4
+) -> dict[str, Exercise]:
+    """A page's exercises, in its order, each on numbers of its own: no exercise gives a
+    number that is another's answer (a softmax row holding the scaled score asked above it, a
+    context row holding the weight asked). Each kind takes its seed, or the next seed whose
+    exercise keeps clear of those before it (the last tried, if none does: one token)."""
+    made: dict[str, Exercise] = {}
+    asked: set = set()
+    shown: set = set()
+    for kind, seed in zip(kinds, seeds, strict=True):
+        for step in range(TRIES):
+            exercise = make_exercise(kind, trace, (seed + step) % 2**32, decimals)
+            if not (exercise.asks & shown or exercise.shows & asked):
+                break
+        made[kind] = exercise
+        asked |= exercise.asks
+        shown |= exercise.shows
+    return made
+
+
 __all__ = [
     "KINDS",
     "KIND_NAMES",
     "MAKERS",
     "MISTAKE_NAMES",
+    "Cell",
     "Exercise",
     "Given",
     "Line",
@@ -61,4 +87,5 @@ __all__ = [
     "make_exercise",
     "outcome",
     "outcomes",
+    "page_set",
 ]

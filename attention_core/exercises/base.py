@@ -48,12 +48,22 @@ class Mistake:
     hint: str
 
 
+# A cell of head 1's numbers as a page draws them: (what, row, column), what one of
+# "scores" (ω), "scaled" (the scores as the page scales them), "weights" (α, after the mask),
+# "dropped" (the weights after dropout) and "context" (row: the token; column: an entry of
+# head 1's part of its context vector).
+Cell = tuple[str, int, int]
+
+
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: the question, the numbers it gives, the answer and how it is checked.
 
     ``answer`` is a number, or a shape (a tuple of whole numbers) for the head split.
     ``tolerance`` fits the decimals shown; ``share`` says whether ``22.64%`` may be typed.
+    ``asks`` holds the cells of the page's own numbers that are the answer (none when the
+    page shows no number equal to it), ``shows`` the cells the given numbers are: a page
+    keeps an exercise's answer out of sight, and another exercise's numbers (``page_set``).
     """
 
     kind: str
@@ -67,6 +77,8 @@ class Exercise:
     solution: tuple[Line, ...]
     mistakes: tuple[Mistake, ...]
     hint: str
+    asks: frozenset[Cell] = frozenset()
+    shows: frozenset[Cell] = frozenset()
 
     @property
     def answer_text(self) -> str:
@@ -123,6 +135,13 @@ def picker(trace: AttentionTrace, seed: int) -> Callable[[int], int]:
         return int(torch.randint(n, (1,), generator=generator))
 
     return pick
+
+
+def weight_cells(trace: AttentionTrace, cells: list[tuple[int, int]]) -> frozenset[Cell]:
+    """Weights α(i, j) as the page draws them: the weights, and the weights after dropout too
+    when no dropout changes them."""
+    kinds = ("weights",) if trace.config.dropout > 0 else ("weights", "dropped")
+    return frozenset((kind, i, j) for kind in kinds for i, j in cells)
 
 
 def rounded(values: torch.Tensor | list[float], decimals: int) -> tuple[float, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from attention_core import steps
 from attention_core.exercises.base import (
@@ -15,6 +16,7 @@ from attention_core.exercises.base import (
     picker,
     rounded,
     unit,
+    weight_cells,
 )
 from attention_core.formatting import format_number
 from attention_core.trace import AttentionTrace
@@ -32,6 +34,22 @@ _SOFTMAX_QUESTION = {
         "softmax gives."
     ),
 }
+# ... and under the page's mask: the hidden scores are given as the book sets them, −∞.
+_SOFTMAX_MASKED_QUESTION = {
+    True: N_(
+        "Below are row {query} and column {key} of head 1's scaled scores s after the mask "
+        "(−∞ where it hides a key; rows are queries, columns are keys). Compute the weight "
+        "{alpha} that softmax gives."
+    ),
+    False: N_(
+        "Below are row {query} and column {key} of head 1's scores s after the mask (−∞ "
+        "where it hides a key; rows are queries, columns are keys; nothing scales them "
+        "here). Compute the weight {alpha} that softmax gives."
+    ),
+}
+# With d_k = 1 the book's scaling divides by √1 = 1: the question takes the heads of a wider
+# model, one of these widths, and says so.
+WIDER_HEADS = (2, 3, 4, 8, 16)
 _MASKED_QUESTION: dict[bool | None, str] = {
     None: N_(
         "Below is row {query} of head 1's scores s. With a single token the mask hides "
@@ -93,6 +111,7 @@ def score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
             "Multiply the two vectors number by number ({first} first) and add the {count} "
             "products."
         ).format(first=products[0], count=len(products)),
+        asks=frozenset({("scores", query, key)}),
     )
 
 
@@ -101,6 +120,9 @@ def scaled_score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercis
     pick = picker(trace, seed)
     query, key = pick(trace.num_tokens), pick(trace.num_tokens)
     d_k = trace.head_dim
+    wider = d_k == 1  # √1 = 1: a question with nothing to compute; a wider head's instead
+    if wider:
+        d_k = WIDER_HEADS[pick(len(WIDER_HEADS))]
     omega_value = round(float(trace.scores[0, query, key]), decimals)
     root = math.sqrt(d_k)
     omega = f"ω({query + 1},{key + 1})"
@@ -122,14 +144,28 @@ def scaled_score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercis
             ).format(**numbers),
         ),
     )
-    question = _(
-        "The score {omega} is given below, and each key of head 1 has d_k = {d_k} numbers. "
-        "Compute the scaled score, as the book scales it."
-    ).format(**numbers)
+    if wider:
+        question = _(
+            "The score {omega} is given below. Your heads have d_k = 1 number each, and "
+            "dividing by √1 changes nothing: suppose instead that each key had d_k = {d_k} "
+            "numbers. Compute the scaled score, as the book scales it."
+        ).format(**numbers)
+    else:
+        question = _(
+            "The score {omega} is given below, and each key of head 1 has d_k = {d_k} "
+            "numbers. Compute the scaled score, as the book scales it."
+        ).format(**numbers)
     hint = _("Divide the score by the square root of d_k = {d_k}.").format(d_k=d_k)
     by = (root, f"√{d_k}", numbers["root"])
-    return divided(
+    exercise = divided(
         "scaled_score", seed, decimals, Given(omega, (omega_value,)), by, (question, hint), mistakes
+    )
+    # The page's scaled scores are this answer only when the page scales as the book does.
+    same = not wider and math.isclose(trace.scale_divisor, root)
+    return replace(
+        exercise,
+        asks=frozenset({("scaled", query, key)}) if same else frozenset(),
+        shows=frozenset({("scores", query, key)}),
     )
 
 
@@ -166,11 +202,23 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
     """α(i,j) = softmax over row i of the scaled scores; the column is given too."""
     pick = picker(trace, seed)
     n = trace.num_tokens
-    query, key = pick(n), pick(n)
-    scaled = trace.scaled_scores[0]  # (num_tokens, num_tokens)
+    allowed = trace.allowed
+    rows = _seeing_rows(allowed)
+    masked = not bool(allowed.all()) and bool(rows)
+    if masked:  # the page's mask: a query that sees two keys or more, and a key it sees
+        query = rows[pick(len(rows))]
+        visible = [j for j in range(n) if bool(allowed[query, j])]
+        key = visible[pick(len(visible))]
+    else:
+        query, key = pick(n), pick(n)
+    scaled = trace.scaled_scores[0]  # (num_tokens, num_tokens), before the mask
     row = rounded(scaled[query], decimals)
     column = rounded(scaled[:, key], decimals)
+    if masked:
+        row = tuple(v if bool(allowed[query, j]) else -math.inf for j, v in enumerate(row))
+        column = tuple(v if bool(allowed[i, key]) else -math.inf for i, v in enumerate(column))
     answer = _softmax(row, key)
+    visible_keys = [j for j in range(n) if row[j] != -math.inf]
     alpha = f"α({query + 1},{key + 1})"
     mistakes = (
         Mistake(
@@ -187,9 +235,9 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
         kind="softmax_weight",
         seed=seed,
         decimals=decimals,
-        question=_(_SOFTMAX_QUESTION[trace.scale_divisor != 1.0]).format(
-            query=query + 1, key=key + 1, alpha=alpha
-        ),
+        question=_(
+            (_SOFTMAX_MASKED_QUESTION if masked else _SOFTMAX_QUESTION)[trace.scale_divisor != 1.0]
+        ).format(query=query + 1, key=key + 1, alpha=alpha),
         given=(
             Given(f"s({query + 1},·)", row),
             Given(f"s(·,{key + 1})", column),
@@ -197,13 +245,26 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
         answer=answer,
         tolerance=2 * unit(decimals),
         share=True,
-        solution=softmax_lines(alpha, row, key, range(len(row)), decimals),
+        solution=softmax_lines(alpha, row, key, visible_keys, decimals),
         mistakes=mistakes,
         hint=_(
             "Take exp of every score in row {query}, then divide exp(s({query},{key})) by "
             "their sum."
-        ).format(query=query + 1, key=key + 1),
+        ).format(query=query + 1, key=key + 1)
+        + (" " + _("exp(−∞) is 0: a hidden key adds nothing.") if masked else ""),
+        asks=weight_cells(trace, [(query, key)]),
+        shows=frozenset(
+            {("scaled", query, j) for j in range(n)} | {("scaled", i, key) for i in range(n)}
+        ),
     )
+
+
+def _seeing_rows(allowed) -> list[int]:
+    """The queries the mask lets see two keys or more, or one if none does (none if the
+    mask hides every key of every query)."""
+    size = allowed.shape[-1]
+    counts = [int(allowed[i].sum()) for i in range(size)]
+    return [i for i in range(size) if counts[i] > 1] or [i for i in range(size) if counts[i]]
 
 
 def _keys(indices: list[int]) -> str:
@@ -227,7 +288,8 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
     pick = picker(trace, seed)
     allowed = trace.allowed
     rows = _masked_rows(allowed)
-    if bool(allowed.all()) or trace.num_tokens < 2 or not rows:
+    own = not (bool(allowed.all()) or trace.num_tokens < 2 or not rows)  # the page's mask
+    if not own:
         allowed = steps.allowed_mask("causal", trace.num_tokens)
         rows = _masked_rows(allowed)
     query = rows[pick(len(rows))] if rows else 0
@@ -265,4 +327,6 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
             "Take exp of the scores of {visible} only, and divide exp(s({query},{key})) by "
             "their sum."
         ).format(visible=_keys(visible), query=query + 1, key=key + 1),
+        asks=weight_cells(trace, [(query, key)]) if own else frozenset(),
+        shows=frozenset({("scaled", query, j) for j in range(trace.num_tokens)}),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from attention_core import steps
 from attention_core.exercises.base import (
@@ -15,6 +16,7 @@ from attention_core.exercises.base import (
     picker,
     rounded,
     unit,
+    weight_cells,
 )
 from attention_core.formatting import format_number
 from attention_core.trace import AttentionTrace
@@ -27,7 +29,19 @@ TOKEN_COUNTS = (4, 8, 10, 16, 20, 32, 50, 64, 100)
 def dropout_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
     """A kept weight after dropout at rate p: α / (1 − p)."""
     pick = picker(trace, seed)
-    query, key = pick(trace.num_tokens), pick(trace.num_tokens)
+    n = trace.num_tokens
+    # The page's own draw, when it has one: a weight it kept (and that the mask left).
+    kept = [
+        (i, j)
+        for i in range(n)
+        for j in range(n)
+        if bool(trace.dropout_keep[0, i, j]) and float(trace.weights[0, i, j]) > 0
+    ]
+    drawn = trace.config.dropout > 0 and bool(kept)
+    if drawn:
+        query, key = kept[pick(len(kept))]
+    else:
+        query, key = pick(n), pick(n)
     p = trace.config.dropout or DROPOUT_RATES[pick(len(DROPOUT_RATES))]
     weight = round(float(trace.weights[0, query, key]), decimals)
     alpha = f"α({query + 1},{key + 1})"
@@ -52,14 +66,25 @@ def dropout_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
             ).format(**numbers),
         ),
     )
-    question = _(
-        "In training, dropout at rate p = {p} keeps the weight {alpha} given below. "
-        "What does that weight become after dropout?"
-    ).format(**numbers)
+    if drawn:
+        question = _(
+            "This page's dropout, at rate p = {p}, kept the weight {alpha} given below (its "
+            "own draw). What does that weight become after dropout?"
+        ).format(**numbers)
+    else:
+        question = _(
+            "In training, dropout at rate p = {p} keeps the weight {alpha} given below. "
+            "What does that weight become after dropout?"
+        ).format(**numbers)
     hint = _("Divide the weight by 1 − p = {keep}.").format(**numbers)
     by = (1 - p, f"(1 − {rate})", keep)
-    return divided(
+    exercise = divided(
         "dropout_weight", seed, decimals, Given(alpha, (weight,)), by, (question, hint), mistakes
+    )
+    return replace(
+        exercise,
+        asks=frozenset({("dropped", query, key)}) if drawn else frozenset(),
+        shows=weight_cells(trace, [(query, key)]),
     )
 
 
@@ -110,6 +135,13 @@ def context_entry(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
             "Multiply each weight by the value entry of the same token ({first} first) and add "
             "the {count} products."
         ).format(first=products[0], count=len(products)),
+        asks=frozenset({("context", query, column)}),
+        shows=frozenset({("dropped", query, j) for j in range(trace.num_tokens)})
+        | (
+            weight_cells(trace, [(query, j) for j in range(trace.num_tokens)])
+            if trace.config.dropout == 0
+            else frozenset()
+        ),
     )
 
 

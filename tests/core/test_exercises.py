@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core import AttentionConfig, AttentionInputError, preset_embeddings, run_attention
-from attention_core.exercises import KINDS, check, make_exercise, outcome, outcomes
+from attention_core.exercises import KINDS, check, make_exercise, outcome, outcomes, page_set
 from classroom.classes import CHOICES_MAX
 from tests.core.test_properties import embeddings
 
@@ -42,8 +42,11 @@ def expected_answer(kind, exercise, trace):
     given_values = [np.array(g.values) for g in exercise.given]
     if kind in ("score", "context_entry"):
         return float(np.dot(given_values[0], given_values[1]))
-    if kind == "scaled_score":
-        return float(given_values[0][0] / np.sqrt(trace.head_dim))
+    if kind == "scaled_score":  # √d_k of the heads, or of a wider head's when d_k = 1
+        d_k = int(exercise.solution[0].left.split("√")[1])
+        wider = trace.head_dim == 1 and f"d_k = {d_k}" in exercise.question
+        assert d_k == trace.head_dim or wider
+        return float(given_values[0][0] / np.sqrt(d_k))
     if kind == "softmax_weight":
         row, key = given_values[0], int(exercise.given[1].name.split(",")[1].rstrip(")")) - 1
         return float(np.exp(row[key]) / np.exp(row).sum())
@@ -232,3 +235,85 @@ def test_one_hidden_key_is_named_in_the_singular():
     assert re.search(r"The mask hides key \d from query", one.question), one.question
     assert re.search(r"The mask hides keys \d, \d from query", two.question), two.question
     assert "keys" not in one.mistakes[0].hint.split("Leave ")[1].split(" out")[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(embeddings(min_tokens=2, max_tokens=7), configs, st.integers(0, 2**32 - 1))
+def test_a_softmax_question_under_a_mask_asks_a_weight_the_page_shows(inputs, config, seed):
+    """Under the page's mask the asked weight is one the page draws (never a hidden key's
+    0), computed over the keys the query sees: the hidden scores are given as −∞."""
+    trace = run_attention(inputs, config)
+    exercise = make_exercise("softmax_weight", trace, seed, 4)
+    query, key = (int(n) - 1 for n in exercise.solution[-1].left[2:-1].split(","))
+    assert bool(trace.allowed[query, key])
+    assert exercise.answer == pytest.approx(float(trace.weights[0, query, key]), abs=2e-3)
+    row = exercise.given[0].values
+    hidden = [j for j in range(trace.num_tokens) if not bool(trace.allowed[query, j])]
+    assert [j for j, v in enumerate(row) if v == -np.inf] == hidden
+    if hidden:
+        assert "−∞" in exercise.question
+
+
+@settings(max_examples=30, deadline=None)
+@given(embeddings(min_tokens=2, max_tokens=7), configs, st.integers(0, 2**32 - 1))
+def test_a_dropout_question_asks_a_weight_the_pages_own_draw_kept(inputs, config, seed):
+    """With the page's dropout on, the weight asked is one its draw kept, and the answer is
+    the number the page shows after dropout."""
+    trace = run_attention(inputs, config)
+    exercise = make_exercise("dropout_weight", trace, seed, 4)
+    query, key = (int(n) - 1 for n in exercise.given[0].name[2:-1].split(","))
+    kept = trace.dropout_keep[0] & (trace.weights[0] > 0)
+    if config.dropout > 0 and bool(kept.any()):
+        assert bool(kept[query, key])
+        assert "own draw" in exercise.question
+        shown = float(trace.weights_after_dropout[0, query, key])
+        assert exercise.answer == pytest.approx(shown, abs=2e-3)
+        assert exercise.asks == {("dropped", query, key)}
+
+
+def test_a_scaled_score_with_one_number_per_head_asks_about_a_wider_head():
+    """d_k = 1: dividing by √1 changes nothing, so the question supposes a wider head."""
+    trace = run_attention(preset_embeddings("journey"), AttentionConfig(d_out=1))
+    for seed in range(8):
+        exercise = make_exercise("scaled_score", trace, seed, 4)
+        (omega,) = exercise.given[0].values
+        assert "d_k = 1" in exercise.question
+        assert abs(exercise.answer - omega) > 1e-9 or omega == 0
+        assert exercise.asks == frozenset()  # the page's scaled scores are not this answer
+
+
+PAGE_KIND_SETS = [
+    ("score", "scaled_score", "softmax_weight", "context_entry"),
+    ("scaled_score", "softmax_weight", "masked_weight"),
+    ("softmax_weight", "dropout_weight", "context_entry"),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    embeddings(min_tokens=3, max_tokens=7),
+    configs,
+    st.sampled_from(PAGE_KIND_SETS),
+    st.integers(0, 2**32 - 100),
+)
+def test_no_exercise_of_a_page_gives_another_ones_answer(inputs, config, kinds, seed):
+    """A page's exercises: none gives, among its numbers, the cell another one asks (the
+    softmax row held the scaled score asked above it; the context row the weight asked)."""
+    trace = run_attention(inputs, config)
+    made = page_set(kinds, trace, tuple(seed + 7 * i for i in range(len(kinds))), 4)
+    assert list(made) == list(kinds)
+    for kind, exercise in made.items():
+        for other, second in made.items():
+            if other != kind:
+                assert not exercise.asks & second.shows, (kind, other)
+    # and each asked cell is a number the page draws: the core's own value for it
+    cells = {
+        "scores": trace.scores[0],
+        "scaled": trace.scaled_scores[0],
+        "weights": trace.weights[0],
+        "dropped": trace.weights_after_dropout[0],
+    }
+    for exercise in made.values():
+        for what, row, column in exercise.asks:
+            if what in cells:
+                assert exercise.answer == pytest.approx(float(cells[what][row, column]), abs=2e-3)

@@ -388,13 +388,10 @@ def open_section(page, title: str, inside) -> None:
 def class_exercise(teacher, learners) -> dict:
     """The teacher asks 4 · Scaling's scaled-score exercise; learners answer it; what each
     screen and the teacher's showed."""
-    from attention_core.exercises import make_exercise
-    from ui.blocks.check_yourself import exercise_seed
+    from ui.blocks.check_yourself import exercises_of
 
     settings = settings_of(screen.share_link(teacher))
-    exercise = make_exercise(
-        "scaled_score", trace_of(settings), exercise_seed("4_Scaling", "scaled_score"), 4
-    )
+    exercise = exercises_of("4_Scaling", trace_of(settings), 4)["scaled_score"]
     mistake = {m.key: f"{m.value:.4f}" for m in exercise.mistakes}
     ask = teacher.locator(f".st-key-class_ask_{EXERCISE} button")
     open_section(teacher, "Check yourself", ask)

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 
 from attention_core import AttentionConfig, preset_embeddings, run_attention
-from attention_core.exercises import make_exercise
 from tests.ui.apptest import as_read, assert_clean, markup_problems, open_page, vega_specs
 from tests.ui.untranslated import english_left
-from ui.blocks.check_yourself import PAGE_KINDS, exercise_seed
+from ui.blocks.check_yourself import PAGE_KINDS, exercises_of
 from ui.session import nav
 
 PAGE = "5_Causal_mask"
@@ -19,7 +18,7 @@ PAGE = "5_Causal_mask"
 def page_exercise(kind: str):
     """The exercise page 5 asks by default, made by the core on the page's causal run."""
     trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="causal"))
-    return make_exercise(kind, trace, exercise_seed(PAGE, kind), 4)
+    return exercises_of(PAGE, trace, 4)[kind]
 
 
 def opened(params=None):

@@ -9,7 +9,7 @@ import zlib
 import streamlit as st
 
 from attention_core import AttentionTrace
-from attention_core.exercises import KIND_NAMES, Exercise, check, make_exercise
+from attention_core.exercises import KIND_NAMES, Exercise, check, page_set
 from attention_core.formatting import format_number
 from translation import _
 from ui import safe
@@ -62,9 +62,11 @@ def show_check_yourself(page: Page, trace: AttentionTrace | None = None) -> None
     kinds = PAGE_KINDS[page.info.key]
     shown = trace or page.trace
     asked = class_exercise.asked_kind(page, kinds)
+    made = None
     if asked:
         st.subheader(_("The class's exercise"))
-        exercise = _make(page, shown, asked)
+        made = page.call(exercises_of, page.info.key, shown, page.decimals) or {}
+        exercise = made.get(asked)
         if exercise is not None:
             _show_exercise(
                 page, exercise, kinds.index(asked), class_exercise.learner_state(page, asked)
@@ -86,15 +88,21 @@ def show_check_yourself(page: Page, trace: AttentionTrace | None = None) -> None
                 "decimals shown; a weight may also be typed as a percentage, like 22.64%."
             )
         )
+        if made is None:
+            made = page.call(exercises_of, page.info.key, shown, page.decimals) or {}
         for index, kind in enumerate(kinds):
-            exercise = None if kind == asked else _make(page, shown, kind)
+            exercise = None if kind == asked else made.get(kind)
             if exercise is not None:
                 _show_exercise(page, exercise, index, class_exercise.NOT_ASKED)
 
 
-def _make(page: Page, trace: AttentionTrace, kind: str) -> Exercise | None:
-    seed = exercise_seed(page.info.key, kind)
-    return page.call(make_exercise, kind, trace, seed, page.decimals)
+def exercises_of(page_key: str, trace: AttentionTrace, decimals: int) -> dict[str, Exercise]:
+    """A lesson's exercises on ``trace``, each on numbers of its own (``page_set``)."""
+    kinds = PAGE_KINDS[page_key]
+    seeds = tuple(exercise_seed(page_key, kind) for kind in kinds)
+    return page_set(kinds, trace, seeds, decimals)
+
+
 
 
 def _show_exercise(page: Page, exercise: Exercise, index: int, in_class: str) -> None:
