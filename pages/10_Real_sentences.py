@@ -76,6 +76,8 @@ if loaded is not None:
             )
         pairs = page.call(similarity, embeddings)
         simple = page.call(run_attention, embeddings, SIMPLIFIED)
+        if simple is not None:  # no chart prints an answer its exercises ask
+            check_yourself.exercises_on(page, simple)
         if pairs is not None and simple is not None:
             size = len(labels)
             heatmaps.show_heatmap(

@@ -19,6 +19,8 @@ page_frame.show_header(
 )
 grid = cross_view.show_inputs(page)
 layer = cross_view.run_layer(page, grid)
+if layer is not None:  # no chart prints an answer its exercises ask (on step 1's run)
+    check_yourself.exercises_on(page, layer.self_attention)
 if layer is not None:
     cross_view.show_heading(_("The decoder layer, in order"))
     step = cross_view.show_order(page, layer)

@@ -31,6 +31,7 @@ simple = page.run(
     window=0,
     rope=False,  # today's variants change queries and keys: not the simplest attention
 )
+check_yourself.exercises_on(page, simple)  # no chart prints an answer it asks
 
 labels = page.labels
 query = page.query

@@ -53,6 +53,7 @@ else:
         ],
     )
 
+check_yourself.exercises_on(page, trace)  # no chart prints an answer it asks
 st.header(_("What they make: queries, keys and values"))
 focus_panel.show_qkv(page, trace)
 

@@ -9,6 +9,7 @@ from ui.specs import bars_and_curves, tables
 
 page = run_order.setup(__file__)
 traces = {s: page.run(scaling=s, dropout=0.0) for s in ("none", "d", "sqrt_d")}
+check_yourself.exercises_on(page, traces["sqrt_d"])  # no chart prints an answer it asks
 d_k = traces["none"].head_dim
 page_frame.show_header(
     page,

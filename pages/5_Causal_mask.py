@@ -50,6 +50,7 @@ page = run_order.setup(__file__)
 titles = short_titles(page.config.norm)
 labels = page.labels
 causal = {s: page.run(mask="causal", mask_strategy=s, dropout=0.0) for s in MASK_STRATEGIES}
+check_yourself.exercises_on(page, causal["neg_inf"])  # no chart prints an answer it asks
 page_frame.show_header(
     page,
     _("5 · Hiding the future: the causal mask"),

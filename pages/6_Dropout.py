@@ -16,6 +16,7 @@ chosen = page.config.dropout
 p = chosen if chosen > 0 else 0.5
 train = page.run(dropout=p, train=True)
 evaluation = page.run(dropout=p, train=False)
+check_yourself.exercises_on(page, train)  # no chart prints an answer it asks
 page_frame.show_header(
     page,
     _("6 · Dropout on the attention weights"),

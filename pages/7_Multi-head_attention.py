@@ -15,6 +15,7 @@ page = run_order.setup(__file__)
 config = page.call(several_heads, page.config.replace(dropout=0.0), page.embeddings.d_in)
 trace = page.call(run_attention, page.embeddings, config) if config is not None else None
 trace = trace or page.trace
+check_yourself.exercises_on(page, trace)  # no chart prints an answer it asks
 page_frame.show_header(
     page,
     _("7 · Multi-head attention"),

@@ -52,6 +52,7 @@ with right:
 with st.spinner(_(cached.GLOVE_SENTENCE_SPINNER)):
     glove = page.call(cached.glove_sentence, sentence)
 if glove is not None:
+    check_yourself.exercises_on(page, glove.softmax)  # no chart prints an answer it asks
     words = list(glove.words)
     labels = display_labels(words)
     if glove.unknown:

@@ -24,6 +24,7 @@ from attention_core.exercises.base import (
 )
 from attention_core.exercises.scores import masked_weight, scaled_score, score, softmax_weight
 from attention_core.exercises.values import cache_size, context_entry, dropout_weight, head_shape
+from attention_core.formatting import format_number
 from attention_core.trace import AttentionTrace
 from translation import _
 
@@ -48,28 +49,81 @@ def make_exercise(kind: str, trace: AttentionTrace, seed: int, decimals: int = 4
     return MAKERS[kind](trace, seed, decimals)
 
 
-TRIES = 16  # exercise seeds a page's exercise tries after its own, for numbers of its own
+TRIES = 32  # exercise seeds a page's exercise tries after its own, for numbers of its own
+
+
+def _numbers(exercise: Exercise) -> set[str]:
+    """The numbers an exercise gives, as it prints them."""
+    return {format_number(v, exercise.decimals) for g in exercise.given for v in g.values}
+
+
+def _answer(exercise: Exercise) -> str | None:
+    return None if isinstance(exercise.answer, tuple) else exercise.answer_text
+
+
+def _clear(exercise: Exercise, before: list[Exercise], focus: int | None) -> bool:
+    """Whether ``exercise`` keeps clear of the page's focused query (its row is worked out
+    above, in formulas and in the headline) and of the exercises ``before`` it: none gives
+    a number that is the other's answer, by its cell or by its value (a symmetric matrix's
+    mirror, a repeated word's column)."""
+    if focus is not None and any(row == focus for _what, row, _column in exercise.asks):
+        return False
+    mine, given = _answer(exercise), _numbers(exercise)
+    for other in before:
+        if exercise.asks & other.shows or exercise.shows & other.asks:
+            return False
+        if (mine is not None and mine in _numbers(other)) or _answer(other) in given:
+            return False
+    return True
+
+
+ROUNDS = 8  # whole sets tried, each kind from a later seed, when one kind finds no clear choice
 
 
 def page_set(
-    kinds: tuple[str, ...], trace: AttentionTrace, seeds: tuple[int, ...], decimals: int = 4
+    kinds: tuple[str, ...],
+    trace: AttentionTrace,
+    seeds: tuple[int, ...],
+    decimals: int = 4,
+    focus: int | None = None,
 ) -> dict[str, Exercise]:
     """A page's exercises, in its order, each on numbers of its own: no exercise gives a
     number that is another's answer (a softmax row holding the scaled score asked above it, a
-    context row holding the weight asked). Each kind takes its seed, or the next seed whose
-    exercise keeps clear of those before it (the last tried, if none does: one token)."""
+    context row holding the weight asked), and none asks about the ``focus`` query, whose
+    row the page works out for all to see. Each kind takes its seed, or the next seed whose
+    exercise keeps clear of those before it; when a kind finds none (an earlier choice took
+    the only row it could ask), the whole set is chosen again from later seeds; numbers too
+    alike for any clear set (one token, a matrix of zeros) keep the first round's."""
+    focus = focus if trace.num_tokens > 1 else None
+    first = None
+    for round_ in range(ROUNDS):
+        made, clear = _one_round(kinds, trace, [s + round_ * TRIES for s in seeds], decimals, focus)
+        if clear:
+            return made
+        first = first or made
+    return first or {}
+
+
+def _one_round(
+    kinds: tuple[str, ...],
+    trace: AttentionTrace,
+    seeds: list[int],
+    decimals: int,
+    focus: int | None,
+) -> tuple[dict[str, Exercise], bool]:
+    """Each kind's first clear exercise from its seed on (else at least not the focus's);
+    and whether every kind found a clear one."""
     made: dict[str, Exercise] = {}
-    asked: set = set()
-    shown: set = set()
+    clear = True
     for kind, seed in zip(kinds, seeds, strict=True):
-        for step in range(TRIES):
-            exercise = make_exercise(kind, trace, (seed + step) % 2**32, decimals)
-            if not (exercise.asks & shown or exercise.shows & asked):
-                break
-        made[kind] = exercise
-        asked |= exercise.asks
-        shown |= exercise.shows
-    return made
+        before = list(made.values())
+        tried = [make_exercise(kind, trace, seed % 2**32, decimals)]
+        while not _clear(tried[-1], before, focus) and len(tried) < TRIES:
+            tried.append(make_exercise(kind, trace, (seed + len(tried)) % 2**32, decimals))
+        found = next((e for e in tried if _clear(e, before, focus)), None)
+        clear = clear and found is not None
+        made[kind] = found or next((e for e in tried if _clear(e, [], focus)), tried[0])
+    return made, clear
 
 
 __all__ = [

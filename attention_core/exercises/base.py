@@ -61,9 +61,10 @@ class Exercise:
 
     ``answer`` is a number, or a shape (a tuple of whole numbers) for the head split.
     ``tolerance`` fits the decimals shown; ``share`` says whether ``22.64%`` may be typed.
-    ``asks`` holds the cells of the page's own numbers that are the answer (none when the
-    page shows no number equal to it), ``shows`` the cells the given numbers are: a page
-    keeps an exercise's answer out of sight, and another exercise's numbers (``page_set``).
+    ``asks`` holds the cells where a page's chart would print the answer (a chart of those
+    numbers hides one that prints it), ``shows`` the cells the given numbers are: a page
+    keeps an exercise's answer out of sight, and out of another exercise's numbers
+    (``page_set``).
     """
 
     kind: str

@@ -160,11 +160,9 @@ def scaled_score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercis
     exercise = divided(
         "scaled_score", seed, decimals, Given(omega, (omega_value,)), by, (question, hint), mistakes
     )
-    # The page's scaled scores are this answer only when the page scales as the book does.
-    same = not wider and math.isclose(trace.scale_divisor, root)
     return replace(
         exercise,
-        asks=frozenset({("scaled", query, key)}) if same else frozenset(),
+        asks=frozenset() if wider else frozenset({("scaled", query, key)}),
         shows=frozenset({("scores", query, key)}),
     )
 
@@ -288,8 +286,7 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
     pick = picker(trace, seed)
     allowed = trace.allowed
     rows = _masked_rows(allowed)
-    own = not (bool(allowed.all()) or trace.num_tokens < 2 or not rows)  # the page's mask
-    if not own:
+    if bool(allowed.all()) or trace.num_tokens < 2 or not rows:
         allowed = steps.allowed_mask("causal", trace.num_tokens)
         rows = _masked_rows(allowed)
     query = rows[pick(len(rows))] if rows else 0
@@ -327,6 +324,6 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
             "Take exp of the scores of {visible} only, and divide exp(s({query},{key})) by "
             "their sum."
         ).format(visible=_keys(visible), query=query + 1, key=key + 1),
-        asks=weight_cells(trace, [(query, key)]) if own else frozenset(),
+        asks=weight_cells(trace, [(query, key)]),
         shows=frozenset({("scaled", query, j) for j in range(trace.num_tokens)}),
     )

@@ -30,18 +30,13 @@ def dropout_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
     """A kept weight after dropout at rate p: α / (1 − p)."""
     pick = picker(trace, seed)
     n = trace.num_tokens
-    # The page's own draw, when it has one: a weight it kept (and that the mask left).
-    kept = [
-        (i, j)
-        for i in range(n)
-        for j in range(n)
-        if bool(trace.dropout_keep[0, i, j]) and float(trace.weights[0, i, j]) > 0
-    ]
+    # A weight the mask left (a hidden key's 0 stays 0: nothing to compute), and with the
+    # page's own dropout, one its draw kept.
+    left = [(i, j) for i in range(n) for j in range(n) if float(trace.weights[0, i, j]) > 0]
+    kept = [(i, j) for i, j in left if bool(trace.dropout_keep[0, i, j])]
     drawn = trace.config.dropout > 0 and bool(kept)
-    if drawn:
-        query, key = kept[pick(len(kept))]
-    else:
-        query, key = pick(n), pick(n)
+    cells = kept if drawn else left or [(i, j) for i in range(n) for j in range(n)]
+    query, key = cells[pick(len(cells))]
     p = trace.config.dropout or DROPOUT_RATES[pick(len(DROPOUT_RATES))]
     weight = round(float(trace.weights[0, query, key]), decimals)
     alpha = f"α({query + 1},{key + 1})"
@@ -83,7 +78,7 @@ def dropout_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
     )
     return replace(
         exercise,
-        asks=frozenset({("dropped", query, key)}) if drawn else frozenset(),
+        asks=frozenset({("dropped", query, key)}),
         shows=weight_cells(trace, [(query, key)]),
     )
 

@@ -6,10 +6,17 @@ import re
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core import AttentionConfig, AttentionInputError, preset_embeddings, run_attention
+from attention_core import (
+    AttentionConfig,
+    AttentionInputError,
+    Embeddings,
+    preset_embeddings,
+    run_attention,
+)
 from attention_core.exercises import KINDS, check, make_exercise, outcome, outcomes, page_set
 from classroom.classes import CHOICES_MAX
 from tests.core.test_properties import embeddings
@@ -291,29 +298,40 @@ PAGE_KIND_SETS = [
 
 @settings(max_examples=40, deadline=None)
 @given(
-    embeddings(min_tokens=3, max_tokens=7),
+    st.integers(4, 8),
+    st.integers(2, 6),
+    st.integers(0, 2**32 - 1),
     configs,
     st.sampled_from(PAGE_KIND_SETS),
     st.integers(0, 2**32 - 100),
+    st.integers(0, 6),
 )
-def test_no_exercise_of_a_page_gives_another_ones_answer(inputs, config, kinds, seed):
-    """A page's exercises: none gives, among its numbers, the cell another one asks (the
-    softmax row held the scaled score asked above it; the context row the weight asked)."""
-    trace = run_attention(inputs, config)
-    made = page_set(kinds, trace, tuple(seed + 7 * i for i in range(len(kinds))), 4)
+def test_no_exercise_of_a_page_gives_another_ones_answer(
+    tokens, width, draw, config, kinds, seed, focus
+):
+    """A page's exercises on a learner's kind of matrix (numbers that differ): none gives,
+    among its numbers, the cell another one asks or its answer's value (the softmax row held
+    the scaled score asked above it; the context row the weight asked; page 2's symmetric
+    scores the score asked, by its mirror), and none asks about the focused token, whose row
+    the page works out above."""
+    generator = torch.Generator().manual_seed(draw)
+    values = torch.rand(tokens, width, generator=generator) * 2 - 1
+    trace = run_attention(Embeddings([f"t{i}" for i in range(tokens)], values), config)
+    made = page_set(kinds, trace, tuple(seed + 7 * i for i in range(len(kinds))), 4, focus)
     assert list(made) == list(kinds)
     for kind, exercise in made.items():
+        assert all(row != focus for _what, row, _column in exercise.asks), kind
+        numbers = {f"{v:.4f}" for g in exercise.given for v in g.values}
         for other, second in made.items():
             if other != kind:
                 assert not exercise.asks & second.shows, (kind, other)
-    # and each asked cell is a number the page draws: the core's own value for it
-    cells = {
-        "scores": trace.scores[0],
-        "scaled": trace.scaled_scores[0],
-        "weights": trace.weights[0],
-        "dropped": trace.weights_after_dropout[0],
-    }
-    for exercise in made.values():
-        for what, row, column in exercise.asks:
+                answer = second.answer_text.replace("−", "-")
+                assert isinstance(second.answer, tuple) or answer not in numbers, (kind, other)
+    # and an asked cell of the page's own numbers, where the page scales and masks as the
+    # question does, is the answer
+    cells = {"scores": trace.scores[0], "weights": trace.weights[0]}
+    for kind in set(kinds) & {"score", "softmax_weight"}:
+        for what, row, column in made[kind].asks:
             if what in cells:
-                assert exercise.answer == pytest.approx(float(cells[what][row, column]), abs=2e-3)
+                value = float(cells[what][row, column])
+                assert made[kind].answer == pytest.approx(value, abs=2e-3)

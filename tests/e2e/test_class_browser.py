@@ -391,7 +391,9 @@ def class_exercise(teacher, learners) -> dict:
     from ui.blocks.check_yourself import exercises_of
 
     settings = settings_of(screen.share_link(teacher))
-    exercise = exercises_of("4_Scaling", trace_of(settings), 4)["scaled_score"]
+    exercise = exercises_of("4_Scaling", trace_of(settings), 4, settings.query_index)[
+        "scaled_score"
+    ]
     mistake = {m.key: f"{m.value:.4f}" for m in exercise.mistakes}
     ask = teacher.locator(f".st-key-class_ask_{EXERCISE} button")
     open_section(teacher, "Check yourself", ask)

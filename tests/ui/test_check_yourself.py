@@ -7,7 +7,14 @@ from __future__ import annotations
 import json
 
 from attention_core import AttentionConfig, preset_embeddings, run_attention
-from tests.ui.apptest import as_read, assert_clean, markup_problems, open_page, vega_specs
+from tests.ui.apptest import (
+    as_read,
+    assert_clean,
+    markup_problems,
+    open_page,
+    title_of,
+    vega_specs,
+)
 from tests.ui.untranslated import english_left
 from ui.blocks.check_yourself import PAGE_KINDS, exercises_of
 from ui.session import nav
@@ -18,7 +25,7 @@ PAGE = "5_Causal_mask"
 def page_exercise(kind: str):
     """The exercise page 5 asks by default, made by the core on the page's causal run."""
     trace = run_attention(preset_embeddings("journey"), AttentionConfig(mask="causal"))
-    return exercises_of(PAGE, trace, 4)[kind]
+    return exercises_of(PAGE, trace, 4, focus=1)[kind]  # token 2 is focused
 
 
 def opened(params=None):
@@ -164,3 +171,52 @@ def test_a_class_exercise_checked_on_each_screen_and_counted_for_the_teacher():
     assert [s for s in vega_specs(teacher) if "right (" in json.dumps(s)] != []
     first.run()
     assert any(exercise.answer_text in x.value for x in first.latex)  # the worked solution
+
+
+def _cells(at) -> dict[str, dict[tuple[str, str], dict]]:
+    """Each heatmap of the page by title: its cells by (row, column), as sent to the browser."""
+    charts = {}
+    for spec in vega_specs(at):
+        records = spec.get("data", {}).get("values") or []
+        if records and "state" in records[0]:
+            charts[title_of(spec)] = {(r["row"], r["column"]): r for r in records}
+    return charts
+
+
+def _printing(charts, cell, text) -> list[str]:
+    """The charts that print ``text`` at ``cell``."""
+    return [title for title, cells in charts.items() if cells.get(cell, {}).get("text") == text]
+
+
+def test_a_chart_never_prints_the_number_an_exercise_asks_until_it_is_answered():
+    """Page 5 printed the asked weight α(2,1) = 0.3986 in its heatmaps above the question.
+    With the section open, each cell that would print an answer reads "?" on grey, its
+    number not sent at all; a right answer shows it; the closed section asks nothing."""
+    labels = ["Your", "journey", "starts", "with", "one", "step"]
+    softmax = page_exercise("softmax_weight")
+    (_what, query, key), *_ = sorted(softmax.asks)
+    cell = (labels[query], labels[key])
+
+    closed = _cells(open_page(PAGE).run())
+    charts = _printing(closed, cell, softmax.answer_text)
+    assert charts, "no chart prints the asked weight: the test asks nothing"
+
+    at = opened()
+    shown = _cells(at)
+    assert _printing(shown, cell, softmax.answer_text) == []
+    assert _printing(shown, cell, "?") == charts
+    assert all(shown[title][cell]["value"] is None for title in charts)
+    # no cell anywhere prints a number an answer would be counted right for
+    for kind in PAGE_KINDS[PAGE]:
+        exercise = page_exercise(kind)
+        near = [
+            (title, c["text"])
+            for title, cells in shown.items()
+            for c in cells.values()
+            if c["value"] is not None and abs(c["value"] - exercise.answer) <= exercise.tolerance
+        ]
+        assert near == [], (kind, exercise.answer_text)
+    assert any("an exercise below asks" in c.value for c in at.caption)
+
+    at = answer(at, "softmax_weight", softmax.answer_text)
+    assert _printing(_cells(at), cell, softmax.answer_text) == charts

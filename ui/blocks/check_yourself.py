@@ -5,10 +5,11 @@ the core; a hint after a wrong answer, the worked solution after two; and the ti
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 
 import streamlit as st
 
-from attention_core import AttentionTrace
+from attention_core import AttentionInputError, AttentionTrace
 from attention_core.exercises import KIND_NAMES, Exercise, check, page_set
 from attention_core.formatting import format_number
 from translation import _
@@ -65,7 +66,7 @@ def show_check_yourself(page: Page, trace: AttentionTrace | None = None) -> None
     made = None
     if asked:
         st.subheader(_("The class's exercise"))
-        made = page.call(exercises_of, page.info.key, shown, page.decimals) or {}
+        made = page.call(page_exercises, page, shown) or {}
         exercise = made.get(asked)
         if exercise is not None:
             _show_exercise(
@@ -89,20 +90,97 @@ def show_check_yourself(page: Page, trace: AttentionTrace | None = None) -> None
             )
         )
         if made is None:
-            made = page.call(exercises_of, page.info.key, shown, page.decimals) or {}
+            made = page.call(page_exercises, page, shown) or {}
         for index, kind in enumerate(kinds):
             exercise = None if kind == asked else made.get(kind)
             if exercise is not None:
                 _show_exercise(page, exercise, index, class_exercise.NOT_ASKED)
 
 
-def exercises_of(page_key: str, trace: AttentionTrace, decimals: int) -> dict[str, Exercise]:
-    """A lesson's exercises on ``trace``, each on numbers of its own (``page_set``)."""
+def exercises_of(
+    page_key: str, trace: AttentionTrace, decimals: int, focus: int | None
+) -> dict[str, Exercise]:
+    """A lesson's exercises on ``trace``, each on numbers of its own and none on the
+    ``focus`` query, the token the page works out in full (``page_set``)."""
     kinds = PAGE_KINDS[page_key]
     seeds = tuple(exercise_seed(page_key, kind) for kind in kinds)
-    return page_set(kinds, trace, seeds, decimals)
+    return page_set(kinds, trace, seeds, decimals, focus)
 
 
+def page_exercises(page: Page, trace: AttentionTrace) -> dict[str, Exercise]:
+    """The exercises this page asks on ``trace``, at its decimals, clear of its focus (made
+    once per run: the charts above ask for them first)."""
+    memo = exercise_progress.run_memo()
+    kept = memo.get("made")
+    if kept is not None and kept[0] is trace:
+        return kept[1]
+    made = exercises_of(page.info.key, trace, page.decimals, page.query)
+    memo["made"] = (trace, made)
+    return made
+
+
+def exercises_on(page: Page, trace: AttentionTrace) -> None:
+    """Say, before the page's charts, the trace its exercises are made on (when it is not
+    the page's own run), so that no chart prints an answer they ask (``asked_cells``)."""
+    exercise_progress.use_run(trace)
+
+
+def answer_cells(page: Page, values: Sequence[Sequence[float]]) -> frozenset[tuple[int, int]]:
+    """The cells of a chart of ``values`` that print an answer an exercise on screen asks
+    and the learner has not answered yet: the chart draws them as "?" until the learner
+    answers right, earns the worked solution or the teacher reveals it. Any cell that
+    prints the same number is one: the asked one, its mirror in a symmetric matrix, a
+    repeated word's, another run's that agrees (page 5's strategies, page 4's scalings)."""
+    answers = _pending(page)
+    if not answers:
+        return frozenset()
+    return frozenset(
+        (i, j)
+        for i, row in enumerate(values)
+        for j, value in enumerate(row)
+        if any(abs(value - answer) <= near for answer, near in answers)
+    )
+
+
+def _pending(page: Page) -> frozenset[tuple[float, float]]:
+    """The answers of the exercises on screen not answered yet, each with how near a
+    number must be to tell it: what the answer accepts, and half a printed unit more (the
+    page computes a cell from unrounded numbers, the answer from the rounded ones given;
+    once per run)."""
+    memo = exercise_progress.run_memo()
+    if "pending" in memo:
+        return memo["pending"]
+    memo["pending"] = frozenset()
+    slots = PAGE_KINDS.get(page.info.key)
+    opened = bool(slots) and exercise_progress.open_now(page.info.key, SECTION)
+    asked = class_exercise.asked_kind(page, slots) if slots else ""
+    if not opened and not asked:
+        return memo["pending"]
+    try:
+        made = page_exercises(page, memo.get("trace") or page.trace)
+    except (AttentionInputError, RuntimeError, ValueError):  # the section says why
+        return memo["pending"]
+    half = 0.5 * 10.0**-page.decimals
+    memo["pending"] = frozenset(
+        (float(exercise.answer), exercise.tolerance + half)
+        for kind, exercise in made.items()
+        if not isinstance(exercise.answer, tuple)
+        and (opened or kind == asked)
+        and not _answered(page, kind, exercise)
+    )
+    return memo["pending"]
+
+
+def _answered(page: Page, kind: str, exercise: Exercise) -> bool:
+    """Whether the answer may show: the learner answered it right or earned the solution;
+    while the class is asked it, only a right answer; once revealed, yes."""
+    attempt = exercise_progress.attempt(kind, exercise)
+    state = class_exercise.learner_state(page, kind)
+    if state == class_exercise.OPEN:
+        return attempt.right
+    if state == class_exercise.REVEALED or class_exercise.revealed(page, kind):
+        return True
+    return attempt.right or attempt.wrong >= 2
 
 
 def _show_exercise(page: Page, exercise: Exercise, index: int, in_class: str) -> None:

@@ -59,6 +59,15 @@ def learner_state(page: Page, kind: str) -> str:
     return REVEALED if found.revealed else OPEN
 
 
+def revealed(page: Page, kind: str) -> bool:
+    """Whether the class's question on this exercise has been revealed (the teacher's
+    screen too)."""
+    if class_mode.membership() is None:
+        return False
+    found = class_mode.current_state(class_mode.LOOK_AGE)
+    return found is not None and found.question == question_id(page, kind) and found.revealed
+
+
 def asked_kind(page: Page, kinds: tuple[str, ...]) -> str:
     """The kind of this page's exercise the class is asked now, on a learner's screen ("")."""
     return next((k for k in kinds if learner_state(page, k) != NOT_ASKED), "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import streamlit as st
 import torch
@@ -68,6 +69,7 @@ def show_heatmap(
     """One heatmap, what its colours mean, and (unless ``table`` is False: the caller shows
     it) its numbers as a table on request."""
     max_width = room(page, max_width)
+    heatmap = hide_answers(page, heatmap)
     decimals = heatmap_chart.shown_decimals(
         heatmap, decimals=page.decimals, look=page.look, max_width=max_width
     )
@@ -155,13 +157,23 @@ def show_tables(
             for heatmap, _key in heatmaps:
                 if len(heatmaps) > 1:
                     st.markdown(safe.md(heatmap.title, 80))
-                st.markdown(tables.heatmap_table(heatmap, page.decimals))
+                st.markdown(tables.heatmap_table(hide_answers(page, heatmap), page.decimals))
 
 
 def hidden_weights(trace: AttentionTrace) -> list[list[bool]] | None:
     """The (query, key) pairs to draw as masked (``trace.hidden_by_mask``); None when none."""
     hidden = trace.hidden_by_mask
     return hidden.tolist() if bool(hidden.any()) else None
+
+
+def hide_answers(page: Page, heatmap: heatmap_chart.Heatmap) -> heatmap_chart.Heatmap:
+    """``heatmap`` with every cell that prints an answer an exercise on screen asks drawn as
+    "?" (``check_yourself.answer_cells``; imported here, as the class's question block draws
+    its bars with this module's ``vega_spec``)."""
+    from ui.blocks import check_yourself
+
+    cells = check_yourself.answer_cells(page, heatmap.values)
+    return replace(heatmap, asked=heatmap.asked | cells) if cells else heatmap
 
 
 def weights_heatmap(

@@ -127,4 +127,4 @@ def show_weights(
             heatmaps.show_heatmap(page, heatmap, key, max_width=max_width, table=False)
     if frame.table is not None:
         with frame.table:
-            st.markdown(tables.heatmap_table(heatmap, page.decimals))
+            st.markdown(tables.heatmap_table(heatmaps.hide_answers(page, heatmap), page.decimals))

@@ -29,6 +29,26 @@ class Attempt:
     empty: bool = False  # the last Check had nothing typed: said so, the answer before kept
 
 
+EXERCISE_RUN = "_exercise_run"  # this run's trace of the page's exercises, and their answers
+
+
+def use_run(trace: object) -> None:
+    """The trace this run's exercises are made on (by default the page's own), said before
+    the page's charts, which keep the answers out of sight."""
+    st.session_state[EXERCISE_RUN] = {"trace": trace}
+
+
+def run_memo() -> dict:
+    """This run's note of the exercises' trace and what the charts must not print (emptied
+    by ``forget_run`` as every run starts)."""
+    return st.session_state.setdefault(EXERCISE_RUN, {})
+
+
+def forget_run() -> None:
+    """A new run: nothing said yet."""
+    st.session_state.pop(EXERCISE_RUN, None)
+
+
 def identity(exercise: Exercise) -> str:
     """What makes an exercise the same one: its kind, numbers and answer (not its words)."""
     return repr((exercise.kind, exercise.given, exercise.answer))
@@ -83,3 +103,9 @@ def keep_open(page: str, is_open: bool) -> None:
 def was_open(page: str) -> bool:
     """Whether the learner left the page's section open when it was last drawn."""
     return bool(st.session_state.get(OPEN, {}).get(page))
+
+
+def open_now(page: str, section: str) -> bool:
+    """Whether the page's section (keyed ``section``) is open as this run starts: its own
+    state, sent with the click that opened or closed it, else as it was last drawn."""
+    return bool(st.session_state.get(section, was_open(page)))

@@ -34,7 +34,15 @@ from attention_core.knobs.settings import Notice, Settings, default_settings
 from attention_core.knobs.table import PARAMS
 from translation import _
 from ui import safe
-from ui.session import controls, kept_widgets, message_queue, nav, screen_width, state
+from ui.session import (
+    controls,
+    exercise_progress,
+    kept_widgets,
+    message_queue,
+    nav,
+    screen_width,
+    state,
+)
 from ui.specs import sizing
 
 T = TypeVar("T")
@@ -350,6 +358,7 @@ def setup(file: str) -> Page:
     torch.set_num_threads(1)  # tiny tensors: thread pools only add latency in a shared server
     state.remember(controls.SCOPED_PAGE, None)  # until the page's views are drawn (views())
     state.remember(controls.CHECKED, False)
+    exercise_progress.forget_run()  # the page says its exercises' trace (check_yourself)
     current = state.begin(info.key)
     language = translation.use_language(current.settings[state.LANGUAGE])
     controls.sidebar(current.settings, front=info.front, skip=info.draws)

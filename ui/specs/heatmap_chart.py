@@ -62,6 +62,9 @@ class Heatmap:
     axes: tuple[str, ...] | None = None
     # Queries left with no weight (their row index and why: "mask" or "dropout").
     empty_rows: tuple[tuple[int, str], ...] = ()
+    # The (row, column) cells an exercise on screen asks, not answered yet: "?" on grey, in
+    # the chart, its table and its tooltip (a question never sits beside its answer).
+    asked: frozenset[tuple[int, int]] = frozenset()
 
 
 MARKS = {  # what each mark means, in the legend under a chart that draws it
@@ -69,6 +72,7 @@ MARKS = {  # what each mark means, in the legend under a chart that draws it
     "masked_score": N_("−∞ on grey: masked, the query may not look at this key"),
     "masked": N_("grey: masked, the query may not look at this key (weight 0)"),
     "undefined": N_("undef. on grey with a red border: not a number (0/0)"),
+    "asked": N_("? on grey: a number an exercise below asks; it shows once you answer it"),
 }
 
 
@@ -81,6 +85,7 @@ def marks(heatmap: Heatmap, decimals: int) -> list[str]:
         "masked_score": masked and heatmap.kind == "scores",
         "masked": masked and heatmap.kind != "scores",
         "undefined": "undef." in texts,
+        "asked": bool(heatmap.asked),
     }
     return [_(MARKS[name]) for name, drawn in found.items() if drawn]
 
@@ -156,6 +161,8 @@ def _records(heatmap: Heatmap, decimals: int) -> list[dict[str, object]]:
             finite = math.isfinite(value)
             text = cell_text(value, masked, dropped, heatmap.kind, decimals)
             state = "masked" if masked else ("shown" if finite else "undefined")
+            if (i, j) in heatmap.asked and not masked:
+                text, state, dropped = "?", "asked", False
             records.append(
                 {
                     "row": heatmap.rows[i],
@@ -219,7 +226,9 @@ def value_range(heatmap: Heatmap) -> tuple[float, float] | None:
         v
         for i, row in enumerate(heatmap.values)
         for j, v in enumerate(row)
-        if math.isfinite(v) and not (heatmap.masked is not None and heatmap.masked[i][j])
+        if math.isfinite(v)
+        and not (heatmap.masked is not None and heatmap.masked[i][j])
+        and (i, j) not in heatmap.asked
     ]
     return (min(shown), max(shown)) if shown else None
 
