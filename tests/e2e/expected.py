@@ -136,3 +136,12 @@ def _labels_number(name: str, text: str | None, value: object) -> bool:
         return False
     found = re.search(r"\d+", text)
     return int(found.group()) == value if found else value == PARAMS[name].low == 0
+
+
+def link_setting(page, name: str, want: object, timeout: float = 20.0) -> object:
+    """Setting ``name`` of the tab's link once it is ``want`` (or the last read, when the
+    time is up): the link follows a run's last message, a moment after the screen's text
+    (r39 read it before, under load)."""
+    from tests.e2e import screen
+
+    return screen.wait_for(page, lambda p: settings_of(p.url)[name], want.__eq__, timeout)

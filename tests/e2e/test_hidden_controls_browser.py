@@ -34,14 +34,14 @@ def test_the_padding_box_comes_back_with_the_padding_the_numbers_use(server, pag
     learner.choose(page, "mask", "padding at the end")
     screen.wait_for(page, lambda p: p.locator(".st-key-padding input").count(), (1).__eq__)
     screen.wait_idle(page)
-    assert expected.settings_of(page.url)["padding"] == 3
+    assert expected.link_setting(page, "padding", 3) == 3
     assert learner.number_value(page, "padding") == "3"
     assert screen.heatmap(page, EVALUATION) == evaluation_cells(page.url)
 
     before = screen.heatmap(page, EVALUATION)
     page.locator(".st-key-padding button").last.click()  # the box's "+"
     screen.after_change(page, lambda p: screen.heatmap(p, EVALUATION), before)
-    assert expected.settings_of(page.url)["padding"] == 4
+    assert expected.link_setting(page, "padding", 4) == 4
     assert learner.number_value(page, "padding") == "4"
     assert screen.heatmap(page, EVALUATION) == evaluation_cells(page.url)
 

@@ -114,7 +114,7 @@ def test_back_and_forward_walk_through_the_changes_across_pages(server, browser,
     learner.press_slider(page, "d_out", "ArrowLeft")
     screen.after_change(page, screen.summary_text, before)
     screen.wait_idle(page)
-    assert expected.settings_of(page.url)["d_out"] == 3  # from the 4 Forward came back to
+    assert expected.link_setting(page, "d_out", 3) == 3  # from the 4 Forward came back to
     check_playground(page)
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:

@@ -114,7 +114,7 @@ def test_a_link_with_undefined_weights_says_so_until_the_normalisation_is_fixed(
         before = screen.summary_text(page)
         learner.choose(page, "norm", option)
         screen.after_change(page, screen.summary_text, before)
-        assert expected.settings_of(page.url)["norm"] == norm
+        assert expected.link_setting(page, "norm", norm) == norm
         check(page)
     assert "undefined" in screen.summary_text(page)
 

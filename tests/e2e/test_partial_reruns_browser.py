@@ -74,7 +74,7 @@ def test_a_slider_an_edit_a_rename_and_a_slider_redraw_all_that_moves(server, br
     before = screen.summary_text(page)
     learner.press_slider(page, "d_out")  # 3 → 4: the heads' choices change with it
     screen.after_change(page, screen.summary_text, before)
-    assert expected.settings_of(page.url)["d_out"] == 4
+    assert expected.link_setting(page, "d_out", 4) == 4
     assert heads_choices(page) == ["1", "2", "4"]
     check_everything_follows(page)
 
@@ -337,6 +337,6 @@ def test_page_7_says_why_it_shows_another_d_out_than_the_sidebars(server, page):
         lambda texts: len(texts) == 1,
     )
     assert said and "the sidebar's d_out 5 cannot be split in two" in said[0], said
-    assert expected.settings_of(page.url)["d_out"] == 5
+    assert expected.link_setting(page, "d_out", 5) == 5
     assert "an odd d_out made even" in screen.main_text(page)
     assert screen.chart_titles(page)[: len(before)] == before  # head 1 and head 2 still

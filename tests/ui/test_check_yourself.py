@@ -5,18 +5,23 @@ Chinese. One test per kind of behaviour; the numbers come from the core on the p
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from attention_core import AttentionConfig, preset_embeddings, run_attention
+from tests.budget import in_rotation
 from tests.ui.apptest import (
     as_read,
     assert_clean,
     markup_problems,
     open_page,
+    shown_texts,
     title_of,
     vega_specs,
 )
 from tests.ui.untranslated import english_left
-from ui.blocks.check_yourself import PAGE_KINDS, exercises_of
+from ui.blocks.check_yourself import PAGE_KINDS, SECTION, exercises_of
 from ui.session import nav
 
 PAGE = "5_Causal_mask"
@@ -220,3 +225,37 @@ def test_a_chart_never_prints_the_number_an_exercise_asks_until_it_is_answered()
 
     at = answer(at, "softmax_weight", softmax.answer_text)
     assert _printing(_cells(at), cell, softmax.answer_text) == charts
+
+
+# Each lesson at its defaults and with a mask, dropout, two heads, another focus and two
+# decimals, in turn (``in_rotation``: half of them each run, all in the thorough profile).
+VARIANTS = (
+    {},
+    {"mask": "causal", "dropout": "0.2", "d_out": "4", "heads": "2", "query": "4"},
+    {"decimals": "2", "scaling": "d", "query": "5"},
+)
+SIGHT = [
+    (page, n)
+    for i, page in enumerate(PAGE_KINDS)
+    for n in range(len(VARIANTS))
+    if in_rotation(i + n)
+]
+
+
+@pytest.mark.parametrize(("page", "variant"), SIGHT)
+def test_no_answer_is_on_screen_before_it_is_answered(page, variant):
+    """Every text the page shows with its section open, charts, tables, formulas and the
+    other exercises' numbers included: no answer printed as the answer is (the headline's
+    largest weight, a formula's context vector, a softmax row's scaled score were)."""
+    at = open_page(page, VARIANTS[variant])
+    at.session_state[SECTION] = True
+    at = at.run()
+    assert_clean(at)
+    made = at.session_state["_exercise_run"]["made"][1]
+    text = "\n".join(shown_texts(at)).replace("−", "-")
+    for kind, exercise in made.items():
+        if isinstance(exercise.answer, tuple) or exercise.tolerance == 0:
+            continue  # a shape or a count: whole numbers the page prints as sizes
+        answer = re.escape(exercise.answer_text.replace("−", "-"))
+        found = re.findall(rf".{{0,40}}(?<![\d.-]){answer}(?!\d).{{0,20}}", text)
+        assert found == [], (kind, exercise.answer_text, found)
