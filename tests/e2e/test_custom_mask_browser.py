@@ -151,7 +151,7 @@ class TickingTheMask(machines.LearnerMachine):
 def test_ticking_the_mask_cell_by_cell_shows_the_cores_weights_and_the_link_keeps_it(
     server, browser
 ):
-    machines.run(TickingTheMask, server, browser, steps=6)
+    machines.run(TickingTheMask, server, browser, steps=5)
 
 
 def test_a_row_deleted_elsewhere_restarts_the_mask_and_the_page_says_so(server, page):

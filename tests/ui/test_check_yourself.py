@@ -157,10 +157,17 @@ def test_a_class_exercise_checked_on_each_screen_and_counted_for_the_teacher():
     hints = [w.value for w in first.warning]
     assert any("without renormalising" in h for h in hints), hints
     assert not any(exercise.answer_text in x.value for x in first.latex)  # no solution yet
+    # Nor does a chart print the answer, on the learner's screen or on the projector.
+    labels = ["Your", "journey", "starts", "with", "one", "step"]
+    (_what, query, key), *_ = sorted(exercise.asks)
+    cell = (labels[query], labels[key])
+    assert _printing(_cells(first), cell, "?") != []
+    assert _printing(_cells(first), cell, exercise.answer_text) == []
     teacher.run()
     assert "First vote: 3 answers so far." in [c.value for c in teacher.caption]
     teacher.button(key=f"class_show_{question}").click().run()
     assert_clean(teacher)
+    assert _printing(_cells(teacher), cell, exercise.answer_text) == []  # before the reveal
     name = f"masked after softmax, not renormalised ({unmasked.value:.4f})"
     summary = [m.value for m in teacher.markdown if " right (" in m.value]
     # Before the reveal the projector shows the share right, but neither the outcomes'
@@ -174,8 +181,10 @@ def test_a_class_exercise_checked_on_each_screen_and_counted_for_the_teacher():
         f"2 of 3 answers right (67 %). The most common wrong answer: {name}, 1 answer."
     ]
     assert [s for s in vega_specs(teacher) if "right (" in json.dumps(s)] != []
+    assert _printing(_cells(teacher), cell, exercise.answer_text) != []  # revealed
     first.run()
     assert any(exercise.answer_text in x.value for x in first.latex)  # the worked solution
+    assert _printing(_cells(first), cell, exercise.answer_text) != []
 
 
 def _cells(at) -> dict[str, dict[tuple[str, str], dict]]:
