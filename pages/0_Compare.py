@@ -10,7 +10,7 @@ from ui.session import run_order
 page = run_order.setup(__file__)
 page_frame.show_header(
     page,
-    _("Compare: A and B side by side"),
+    _("Compare A and B side by side"),
     _(
         "Pin the current settings as **A**, then change anything: a setting in the sidebar or a "
         "number of the matrix. **B** is always the current settings. Both are in the link, so a "

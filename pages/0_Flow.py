@@ -7,7 +7,7 @@ from ui.session import run_order
 page = run_order.setup(__file__)
 page_frame.show_header(
     page,
-    _("Flow: one token through attention"),
+    _("Flow of one token through attention"),
     _(
         "Follow the focused token (choose it in the sidebar) from its embedding to its output. "
         "Each box holds your numbers; the arrows say which rows and columns meet. Step with "

@@ -7,7 +7,7 @@ from ui.session import run_order
 page = run_order.setup(__file__)
 page_frame.show_header(
     page,
-    _("11 · Attention in today's LLMs"),
+    _("11 · Today's attention: what LLMs use now"),
     _(
         "Chapter 3's attention is the heart of every GPT. The models of today change a few parts "
         "of it, to save memory and to know where each token stands. Each section below changes "

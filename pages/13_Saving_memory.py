@@ -8,7 +8,7 @@ from ui.session import run_order
 page = run_order.setup(__file__)
 page_frame.show_header(
     page,
-    _("13 · Attention that saves memory"),
+    _("13 · Saving memory: attention for long contexts"),
     _(
         "A model that generates keeps every earlier token's keys and values, and for long texts "
         "this cache outgrows the model itself. The sections below show three ways today's "

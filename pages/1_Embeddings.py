@@ -15,7 +15,7 @@ labels = page.labels
 focus = labels[page.query]
 page_frame.show_header(
     page,
-    _("1 · Tokens as vectors"),
+    _("1 · Embeddings: tokens as vectors"),
     _(
         "Before attention can mix anything, each token becomes a list of numbers: its "
         "**embedding**. With three numbers per token you can draw every token as an arrow from "

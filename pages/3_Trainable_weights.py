@@ -12,7 +12,7 @@ from ui.specs import formulas, tables
 page = run_order.setup(__file__)
 page_frame.show_header(
     page,
-    _("3 · Self-attention with trainable weights"),
+    _("3 · Trainable weights: queries, keys and values"),
     _(
         "Real attention does not compare raw embeddings. Three matrices, learned in training, "
         "project every embedding x into a **query** q = x·W_query (what this token looks for), a "

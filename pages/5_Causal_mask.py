@@ -53,7 +53,7 @@ causal = {s: page.run(mask="causal", mask_strategy=s, dropout=0.0) for s in MASK
 check_yourself.exercises_on(page, causal["neg_inf"])  # no chart prints an answer it asks
 page_frame.show_header(
     page,
-    _("5 · Hiding the future: the causal mask"),
+    _("5 · Causal mask: hiding the future"),
     _(
         "A model that writes text one token at a time must not look at tokens that come later. "
         "So token i may attend only to tokens 1…i: every weight above the diagonal must be "

@@ -142,7 +142,7 @@ def test_a_lesson_with_the_keyboard_alone(server, browser):
         page.keyboard.press("Enter")
         page.wait_for_url("**/Causal_mask**")
         wait_idle(page)
-        assert page.locator("h1").first.inner_text().startswith("5 · Hiding the future")
+        assert page.locator("h1").first.inner_text().startswith("5 · Causal mask")
         assert "tokens=" in page.url  # the edited matrix came along
     finally:
         context.close()

@@ -66,8 +66,9 @@ def test_a_learner_shares_heads_narrows_the_window_steps_the_cache_and_turns_rop
     page.goto(f"{server}/{PAGE}")
     page.wait_for_selector('[data-testid="stVegaLiteChart"]', timeout=60_000)
     wait_idle(page)
-    # One head by default: the example's button sets 4 heads in 2 K/V groups (d_out 8).
-    page.get_by_role("button", name="Try 4 heads in 2 groups (d_out 8)").click()
+    # One head by default: the section shows the example; its button sets 4 heads in 2 K/V
+    # groups (d_out 8) on every page.
+    page.get_by_role("button", name="Use 4 heads in 2 groups (d_out 8)").click()
     wait_for_link(page, "kv_groups", "2")
     settings = expected.settings_of(page.url)
     assert (settings["d_out"], settings["heads"]) == (8, 4)

@@ -530,19 +530,27 @@ def compare_page(shown: Shown) -> None:
 
 
 def todays_attention_page(shown: Shown) -> None:
-    from attention_core import rope
+    from attention_core import AttentionInputError, rope
     from attention_core.head_split import trace_head_split
     from attention_core.kv_cache import generate
+    from ui.blocks.grouped_heads import EXAMPLE
 
     trace = shown.run()
-    if trace.num_heads > 1:
-        group_size = trace.num_heads // trace.kv_heads
-        for head in range(trace.num_heads):
-            shown.weights(f"head {head + 1} · K/V {head // group_size + 1}", trace, head)
+    # with one head, the grouped heads and the head split show the example's four heads
+    heads = trace
+    if trace.num_heads == 1:
+        try:
+            heads = shown.run(**EXAMPLE)
+        except AttentionInputError:  # the example's heads do not fit (identity weights)
+            heads = trace
+    if heads.num_heads > 1:
+        group_size = heads.num_heads // heads.kv_heads
+        for head in range(heads.num_heads):
+            shown.weights(f"head {head + 1} · K/V {head // group_size + 1}", heads, head)
         memory = table_with(shown.at, "bytes per token")
-        bytes_each = 2 * trace.kv_heads * trace.head_dim * 4
+        bytes_each = 2 * heads.kv_heads * heads.head_dim * 4
         assert f"{bytes_each} B" in column(memory, "bytes per token")
-    split = trace_head_split(trace)
+    split = trace_head_split(heads)
     wrong = column(table_with(shown.at, "“head 1”, wrong view"), "“head 1”, wrong view")
     assert wrong == [format_vector(row, shown.decimals) for row in split.wrong_queries[0].tolist()]
     window = shown.settings["window"]

@@ -22,6 +22,7 @@ from tests.ui.apptest import (
     assert_clean,
     chart,
     code_read,
+    column,
     go_to,
     guarded_messages,
     markdown_tables,
@@ -31,6 +32,7 @@ from tests.ui.apptest import (
     reopen_from_link,
     shared_link,
     shown_texts,
+    table_with,
     title_of,
     url_params,
     url_settings,
@@ -853,3 +855,23 @@ def test_large_numbers_tiled_are_judged_by_float32_rounding_for_their_size():
     assert len(rounding) == 1 and "as large as 15.1" in rounding[0], rounding
     small = open_page("13_Saving_memory")
     assert [c.value for c in small.caption if "float32 sums" in c.value] == []
+
+
+def test_page_11_opens_with_heads_to_group_on_the_learners_matrix():
+    """Issue 65: with the default single head the grouped-query and head-split sections were
+    empty until *Try 4 heads*. They show the example (4 heads in 2 K/V groups, d_out 8) on the
+    learner's matrix at once, say so, and offer its settings; the numbers are the core's."""
+    at = open_page("11_Todays_attention")
+    assert_clean(at)
+    check_numbers(at)
+    assert any("this section shows your matrix with 4 heads" in i.value for i in at.info)
+    titles = [title_of(s) for s in vega_specs(at)]
+    assert [t for t in titles if " · K/V " in t] == [
+        "head 1 · K/V 1",
+        "head 2 · K/V 1",
+        "head 3 · K/V 2",
+        "head 4 · K/V 2",
+    ]
+    shapes = column(table_with(at, "shape"), "shape")
+    assert "(1, 4, 6, 2)" in shapes, shapes
+    assert url_settings(at)["heads"] == 1  # the link keeps the learner's one head

@@ -19,12 +19,12 @@ SECTIONS = {
     "6_Dropout": "§3.5.2",
     "7_Multi-head_attention": "§3.6",
     "8_Common_mistakes": "§3.4–3.5",
-    "10_Real_sentences": "§3.6",
     # Sections 3.1 and 3.2 tell attention's start: a decoder attending to an encoder's tokens.
     "12_Cross_attention": "§3.1–3.2",
 }
 OTHER = {  # lessons that follow another source, or go past the chapter
     "9_Word_vectors": N_("Nugues, chapter 15"),
+    "10_Real_sentences": N_("a pretrained model, all-MiniLM-L6-v2"),
     "11_Todays_attention": N_("past the book's chapter 3"),
     "13_Saving_memory": N_("the book's chapter 4 bonus material"),
 }

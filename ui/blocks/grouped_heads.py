@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attention_core import AttentionInputError
 from attention_core.embeddings import display_labels
 from attention_core.formatting import counted
 from attention_core.head_split import trace_head_split
@@ -17,6 +18,8 @@ from ui.session import controls, state
 from ui.session.run_order import Page
 from ui.specs import tables
 
+EXAMPLE = {"d_out": 8, "heads": 4, "kv_groups": 2}  # d_out first: then 4 heads fit
+
 
 def show_grouped_query(page: Page) -> None:
     """The heads and K/V groups knobs, which heads share, the cache's memory, the weights."""
@@ -26,13 +29,18 @@ def show_grouped_query(page: Page) -> None:
         controls.widget("heads", page.settings)
     with groups_column:
         controls.widget("kv_groups", page.settings)
-    result = page.call(grouped, page.embeddings, page.config)
+    # With one head there is nothing to share: the section shows the example on the
+    # learner's matrix at once (it opened empty until a button was pressed), where its four
+    # heads fit (typed or identity weights keep the matrix's width).
+    example = _example(page)
+    if page.trace.num_heads == 1 and example is None:
+        _offer_the_example(shown=False)
+        return
+    result = example or page.call(grouped, page.embeddings, page.config)
     if result is None:
         return
-    trace = result.trace
-    if trace.num_heads == 1:
-        _offer_an_example()
-        return
+    if example is not None:
+        _offer_the_example(shown=True)
     if not page.present:
         st.markdown(
             _(
@@ -50,17 +58,34 @@ def show_grouped_query(page: Page) -> None:
     _show_head_weights(page, result)
 
 
-def _offer_an_example() -> None:
-    """With one head: say so, and offer 4 heads in 2 groups."""
-    st.info(
-        _(
+def _example(page: Page) -> Grouped | None:
+    """With one head, the example's 4 heads in 2 groups on the learner's matrix (None with
+    more heads, or where they do not fit)."""
+    if page.trace.num_heads != 1:
+        return None
+    try:
+        return grouped(page.embeddings, page.config.replace(**EXAMPLE))
+    except AttentionInputError:
+        return None
+
+
+def _offer_the_example(shown: bool) -> None:
+    """With one head: say that the section shows the example (or that it could not), and
+    offer its settings."""
+    if shown:
+        said = _(
+            "With one head there is nothing to share, so this section shows your matrix with "
+            "4 heads in 2 K/V groups (d_out 8). Choose your own heads and groups above, or use "
+            "the example's settings on every page."
+        )
+    else:
+        said = _(
             "With one head there is nothing to share: choose 2 or more heads, then fewer K/V "
             "groups than heads, or try the example."
-        ),
-        icon=":material/info:",
-    )
+        )
+    st.info(said, icon=":material/info:")
     st.button(
-        _("Try 4 heads in 2 groups (d_out 8)"),
+        _("Use 4 heads in 2 groups (d_out 8)"),
         key="try_grouped_heads",
         on_click=_try_grouped_heads,
         help=_("Sets d_out to 8, heads to 4 and K/V groups to 2; every page then uses them."),
@@ -126,7 +151,7 @@ def _show_head_weights(page: Page, result: Grouped) -> None:
 
 def _try_grouped_heads() -> None:
     """The example's settings, d_out first so that 4 heads fit."""
-    for name, value in (("d_out", 8), ("heads", 4), ("kv_groups", 2)):
+    for name, value in EXAMPLE.items():
         state.set_value(name, value)
 
 
@@ -190,6 +215,10 @@ def show_head_split(page: Page) -> None:
     """Each tensor's shape from ``view`` to ``out_proj``, and the numbers the wrong view mixes."""
     st.header(_("The head split, shape by shape"))
     trace = page.trace
+    example = _example(page)
+    if example is not None:  # one head is not split: the example's four heads are
+        st.caption(_("With one head nothing is split: the shapes of the example's 4 heads."))
+        trace = example.trace
     split = page.call(trace_head_split, trace)
     if split is None:
         return
