@@ -11,6 +11,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+import torch
 from streamlit.testing.v1 import AppTest
 
 from attention_core import run_attention
@@ -647,3 +648,19 @@ def test_a_later_stages_outlines_and_titles_stay_readable_on_a_projector():
 
     assert contrast(diagram.FUTURE, WHITE) >= 4.5
     assert diagram.FUTURE not in (diagram.INK, diagram.CURRENT)
+
+
+def test_a_and_b_share_one_colour_scale_fitted_to_their_weights():
+    """Issue 65: a fixed 0 to 1 scale made A and B look alike (weights near 0.17 all one
+    shade). A's and B's colours now span the range of both together, the same for both."""
+    app = open_page(COMPARE, pin="preset=journey", d_out="3")
+    specs = [the_spec(app, "A: weights"), the_spec(app, "B: weights")]
+    assert len(specs) == 2
+    ranges = {(r["low"], r["high"]) for s in specs for r in records(s)}
+    assert len(ranges) == 1, ranges  # one scale for A and B
+    ((low, high),) = ranges
+    first, second = trace_of(settings_of()), trace_of(settings_of(d_out="3"))
+    weights = torch.cat([first.weights_after_dropout[0], second.weights_after_dropout[0]])
+    assert (low, high) != (0.0, 1.0)
+    assert low <= float(weights.min()) and float(weights.max()) <= high
+    assert high - low < 0.5  # fitted: the journey's weights span well under half of 0 to 1

@@ -161,7 +161,7 @@ def _weights(
             name=name, count=len(labels)
         ),
         masked=heatmaps.hidden_weights(trace),
-        scale="fixed",  # the same colour is the same weight in A and in B
+        scale="fitted",  # fitted to A and B together: one colour, one weight in both
     )
 
 
