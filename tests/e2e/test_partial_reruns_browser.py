@@ -28,6 +28,8 @@ pytestmark = pytest.mark.e2e
 def heads_choices(page) -> list[str]:
     """The options of the sidebar's heads select box, as the learner sees them listed."""
     box = page.locator('.st-key-heads input[role="combobox"]')
+    box.scroll_into_view_if_needed()
+    learner.within_window(box)
     box.click()
     if box.get_attribute("aria-expanded") != "true":
         page.keyboard.press("ArrowDown")
