@@ -47,9 +47,6 @@ def browser():
 
 
 VIEWPORT = {"width": 1280, "height": 720}
-# What a test may leave in the learner's browser for the next: Streamlit keeps the sidebar's
-# width and state and the theme in localStorage.
-_FORGET_JS = "() => { localStorage.clear(); sessionStorage.clear(); }"
 
 
 @pytest.fixture(scope="session")
@@ -60,8 +57,51 @@ def learners_browser(browser):
     A link "opened elsewhere" still goes to a new context of its own (``fresh_page`` or
     ``browser.new_context``): another machine, with a cold cache."""
     context = browser.new_context(viewport=VIEWPORT)
+    context.visited = set()  # the origins its tabs have shown: their storage is cleared
+
+    def follow(tab) -> None:
+        tab.on("framenavigated", lambda frame: _visited(context, frame))
+
+    context.on("page", follow)
     yield context
     context.close()
+
+
+def _visited(context, frame) -> None:
+    if frame.parent_frame is None and frame.url.startswith("http"):
+        scheme, _, rest = frame.url.partition("://")
+        context.visited.add(f"{scheme}://{rest.split('/', 1)[0]}")
+
+
+def forget_storage(context) -> None:
+    """Clear the localStorage and sessionStorage of every origin ``context``'s tabs have shown
+    (Chromium's Storage.clearDataForOrigin clears both). Streamlit keeps the sidebar's fold in
+    localStorage and every new session of that origin opens with it: s10, r41 and a CI run
+    failed on a sidebar box "outside the window" when the page audit's tab (a second tab of
+    this browser, kept for its module, never the ``page`` that cleared its own origin) had
+    folded the sidebar on the server's origin; the worker's next tests opened folded."""
+    if not context.visited or not context.pages:
+        return
+    cdp = context.new_cdp_session(context.pages[0])
+    try:
+        for origin in sorted(context.visited):
+            cdp.send(
+                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"}
+            )
+    finally:
+        cdp.detach()
+
+
+@pytest.fixture(autouse=True)
+def _forget_learners_storage(request) -> Iterator[None]:
+    """After every test that used the learner's browser (its worker's tab, or tabs of its own
+    in that browser), nothing of its storage is left for the next: on any origin, from any tab.
+    (Torn down after ``page``, which has already left the app: no run writes after this.)"""
+    yield
+    if "learners_browser" in request.fixturenames:
+        context = request.getfixturevalue("learners_browser")
+        forget_storage(context)
+        context.clear_cookies()
 
 
 @pytest.fixture(scope="session")
@@ -82,8 +122,8 @@ def page(_learners_tab, learners_browser):
     scripts (measured: 1.7 s of Chromium's CPU instead of 2.5 s for a new tab,
     ``bench/profile_visit.py``). Each page load is still a new Streamlit session. What a test
     may leave in the tab is undone here: the page itself (the next test opens its own), its
-    routes, its window size and Streamlit's localStorage (the sidebar's width and state, the
-    theme)."""
+    routes and its window size; its cookies and storage (Streamlit's sidebar width and fold,
+    the theme) on every origin by ``_forget_learners_storage``."""
     tab = _learners_tab["tab"]
     if tab.is_closed():
         tab = _learners_tab["tab"] = learners_browser.new_page()
@@ -91,8 +131,6 @@ def page(_learners_tab, learners_browser):
     if tab.is_closed():
         return
     try:
-        if tab.url.startswith("http"):
-            tab.evaluate(_FORGET_JS)
         tab.unroute_all(behavior="ignoreErrors")
         if tab.viewport_size != VIEWPORT:
             tab.set_viewport_size(VIEWPORT)
@@ -101,7 +139,6 @@ def page(_learners_tab, learners_browser):
         tab.goto("about:blank")
     except Exception:  # a broken tab is replaced, not reused
         tab.close()
-    learners_browser.clear_cookies()
 
 
 @pytest.fixture

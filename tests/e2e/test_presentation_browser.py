@@ -137,3 +137,9 @@ def test_projected_a_long_sentence_rounds_its_charts_to_stay_readable_and_says_s
     screen.wait_for(page, lambda p: "present" in p.url, bool)
     folded = page.locator('[data-testid="stExpandSidebarButton"]')
     assert screen.wait_for(page, lambda _p: folded.is_visible(), bool)
+    # The teacher closes the projected tab; the next visit of the same browser, not projected,
+    # opens with the sidebar as a first visit does (Streamlit had kept the fold presentation
+    # mode made as the teacher's own, and opened every later page folded).
+    screen.open_page(page, server)
+    assert page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "false"
+    assert not folded.is_visible()

@@ -392,14 +392,20 @@ def _mark_language(code: str) -> None:
 
 # Presentation mode switched on folds an open sidebar once (the teacher may open it again).
 # set_page_config's state does it on a new page load, but the browser keeps a sidebar the
-# learner once opened or closed by hand open, whatever the page config says.
+# learner once opened or closed by hand open, whatever the page config says. Streamlit
+# remembers a click on the fold as the person's own choice, in localStorage, for every later
+# visit (a page then opens folded, whatever its config): the script's click is not the
+# teacher's, so that memory is dropped; the page config folds a projected page again.
 FOLD_SIDEBAR_JS = """(() => {
   const mark = 'attention-presentation-folded';
   if (!%s) { sessionStorage.removeItem(mark); return; }
   if (sessionStorage.getItem(mark)) return;
   sessionStorage.setItem(mark, '1');
   const fold = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-  if (fold && fold.getAttribute('aria-expanded') === 'true') fold.click();
+  if (!fold || fold.getAttribute('aria-expanded') !== 'true') return;
+  fold.click();
+  Object.keys(localStorage).filter((key) => key.startsWith('stSidebarCollapsed-'))
+    .forEach((key) => localStorage.removeItem(key));
 })();"""
 
 
