@@ -117,11 +117,15 @@ if pairs is not None:
             ),
         ],
     )
+    norms = pairs.norms.tolist()
+    asked = check_yourself.answer_cells(page, [norms])  # a length an exercise asks: "?"
     lengths = ", ".join(
-        f"{safe.md(label, 20)} {page.number(n)}"
-        for label, n in zip(labels, pairs.norms.tolist(), strict=True)
+        f"{safe.md(label, 20)} {'?' if (0, k) in asked else page.number(n)}"
+        for k, (label, n) in enumerate(zip(labels, norms, strict=True))
     )
     st.markdown(_("Lengths ‖x‖: {lengths}.").format(lengths=lengths))
+    if asked:
+        st.caption(_(heatmap_chart.MARKS["asked"]))
 
 page_frame.predict(
     page,

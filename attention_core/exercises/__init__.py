@@ -1,6 +1,7 @@
 """Exercises on the learner's own numbers, answered by hand and checked here.
 
-One function per kind (``scores``: a score, a scaled score, a softmax weight, a masked
+One function per kind (``vectors``: a dot product of two embeddings, an embedding's length,
+a cosine similarity; ``scores``: a score, a scaled score, a softmax weight, a masked
 weight; ``values``: a weight after dropout, a context vector's entry, the shape after a
 head split, the numbers in a KV cache), each deterministic from the trace and an exercise
 seed (``makers.make_exercise``); ``page_set`` chooses a page's exercises together, none

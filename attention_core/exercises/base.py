@@ -51,7 +51,8 @@ class Mistake:
 # A cell of head 1's numbers as a page draws them: (what, row, column), what one of
 # "scores" (ω), "scaled" (the scores as the page scales them), "weights" (α, after the mask),
 # "dropped" (the weights after dropout) and "context" (row: the token; column: an entry of
-# head 1's part of its context vector).
+# head 1's part of its context vector); or of the embeddings' own: "dot" and "cosine" (row and
+# column: two tokens) and "length" (row: the token, column 0).
 Cell = tuple[str, int, int]
 
 
@@ -93,6 +94,9 @@ class Exercise:
 
 # The kinds in the order the lessons teach them, with a short name for menus and handouts.
 KIND_NAMES = {
+    "dot_product": N_("a dot product of two embeddings"),
+    "vector_length": N_("an embedding's length"),
+    "cosine": N_("a cosine similarity"),
     "score": N_("a score"),
     "scaled_score": N_("a scaled score"),
     "softmax_weight": N_("a softmax weight"),
@@ -105,6 +109,9 @@ KIND_NAMES = {
 KINDS = tuple(KIND_NAMES)
 # A short name for each way an answer can go wrong, for a class's tally of answers.
 MISTAKE_NAMES = {
+    "no_square_root": N_("no square root"),
+    "added_sizes": N_("added the numbers' sizes"),
+    "not_normalised": N_("not divided by the lengths"),
     "scaled_too_early": N_("scaled too early"),
     "forgot_to_scale": N_("forgot to scale"),
     "scaled_by_d": N_("scaled by d, not √d"),

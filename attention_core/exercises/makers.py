@@ -8,10 +8,14 @@ from attention_core.errors import AttentionInputError
 from attention_core.exercises.base import KINDS, Exercise
 from attention_core.exercises.scores import masked_weight, scaled_score, score, softmax_weight
 from attention_core.exercises.values import cache_size, context_entry, dropout_weight, head_shape
+from attention_core.exercises.vectors import cosine, dot_product, vector_length
 from attention_core.trace import AttentionTrace
 from translation import _
 
 MAKERS: dict[str, Callable[[AttentionTrace, int, int], Exercise]] = {
+    "dot_product": dot_product,
+    "vector_length": vector_length,
+    "cosine": cosine,
     "score": score,
     "scaled_score": scaled_score,
     "softmax_weight": softmax_weight,

@@ -67,7 +67,7 @@ def test_hostile_answers_are_refused_in_one_line(answer, message):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--kind", "guess"], "kind must be one of score, scaled_score"),
+        (["--kind", "guess"], "kind must be one of dot_product, vector_length, cosine, score"),
         (["--number", "x1"], "number must be a whole number"),
         (["--d_out", "3", "--heads", "2"], "3 is not divisible by 2"),
     ],

@@ -47,8 +47,14 @@ def numpy_trace(trace):
 def expected_answer(kind, exercise, trace):
     """The answer from the numbers the question gives, computed independently."""
     given_values = [np.array(g.values) for g in exercise.given]
-    if kind in ("score", "context_entry"):
+    if kind in ("score", "context_entry", "dot_product"):
         return float(np.dot(given_values[0], given_values[1]))
+    if kind == "vector_length":
+        return float(np.linalg.norm(given_values[0]))
+    if kind == "cosine":
+        first, second = given_values
+        lengths = np.linalg.norm(first) * np.linalg.norm(second)
+        return float(first @ second / lengths) if lengths > 0 else 0.0
     if kind == "scaled_score":  # √d_k of the heads, or of a wider head's when d_k = 1
         d_k = int(exercise.solution[0].left.split("√")[1])
         wider = trace.head_dim == 1 and f"d_k = {d_k}" in exercise.question
@@ -106,6 +112,14 @@ def test_every_kind_equals_an_independent_computation(inputs, config, seed):
     context = make_exercise("context_entry", trace, seed, 4)
     column = int(context.given[1].name.split("[")[1].rstrip("]")) - 1
     np.testing.assert_allclose(context.given[1].values, v[:, column], atol=5.1e-5)
+    # Page 1's are on the embeddings themselves, two different tokens where there are two.
+    for kind in ("dot_product", "vector_length", "cosine"):
+        exercise = make_exercise(kind, trace, seed, 4)
+        rows = [int(g.name[2:-1]) - 1 for g in exercise.given]
+        for g, row in zip(exercise.given, rows, strict=True):
+            np.testing.assert_allclose(g.values, trace.inputs[row].numpy(), atol=5.1e-5)
+        assert len(set(rows)) == min(len(rows), trace.num_tokens), (kind, rows)
+        assert not any(word in exercise.question for word in ("q(", "k(", "head", "d_k"))
 
 
 def test_the_default_settings_give_the_books_numbers():
@@ -290,6 +304,7 @@ def test_a_scaled_score_with_one_number_per_head_asks_about_a_wider_head():
 
 
 PAGE_KIND_SETS = [
+    ("dot_product", "vector_length", "cosine"),
     ("score", "scaled_score", "softmax_weight", "context_entry"),
     ("scaled_score", "softmax_weight", "masked_weight"),
     ("softmax_weight", "dropout_weight", "context_entry"),
@@ -336,3 +351,24 @@ def test_no_exercise_of_a_page_gives_another_ones_answer(
             if what in cells:
                 value = float(cells[what][row, column])
                 assert made[kind].answer == pytest.approx(value, abs=2e-3)
+
+
+@settings(max_examples=30, deadline=None)
+@given(embeddings(min_tokens=2, max_tokens=7), st.integers(0, 2**32 - 1))
+def test_an_embeddings_length_and_cosine_name_the_step_missed(inputs, seed):
+    """Page 1's mistakes: the sum of squares for a length (no square root), the numbers'
+    sizes added; the dot product for a cosine (not divided by the lengths)."""
+    trace = run_attention(inputs, AttentionConfig())
+    length = make_exercise("vector_length", trace, seed, 4)
+    (x,) = (np.array(g.values) for g in length.given)
+    cosine = make_exercise("cosine", trace, seed, 4)
+    a, b = (np.array(g.values) for g in cosine.given)
+    for exercise, wrong, key in (
+        (length, float(x @ x), "no_square_root"),
+        (length, float(np.abs(x).sum()), "added_sizes"),
+        (cosine, float(a @ b), "not_normalised"),
+    ):
+        if abs(wrong - float(exercise.answer)) <= 2 * exercise.tolerance:
+            continue  # the mistake gives the right number here (a length of 1)
+        verdict = check(exercise, f"{wrong:.4f}")
+        assert verdict.status == "wrong" and verdict.mistake == key, (key, verdict.message)

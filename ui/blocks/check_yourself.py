@@ -21,7 +21,7 @@ from ui.specs import exercise_formulas
 
 # The kinds each lesson asks, in the order its page teaches them (the README lists them).
 PAGE_KINDS = {
-    "1_Embeddings": ("score", "scaled_score", "context_entry"),
+    "1_Embeddings": ("dot_product", "vector_length", "cosine"),
     "2_Simplified_attention": ("score", "softmax_weight", "context_entry"),
     "3_Trainable_weights": ("score", "scaled_score", "softmax_weight", "context_entry"),
     "4_Scaling": ("score", "scaled_score", "softmax_weight"),

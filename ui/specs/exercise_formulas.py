@@ -20,6 +20,7 @@ _SYMBOLS = {
     "·": r"\cdot ",
     "×": r"\times ",
     "…": r"\ldots ",
+    "‖": r"\Vert ",
 }
 _TOKEN = re.compile(r"√(\d+(?:\.\d+)?)|exp|[A-Za-z]+(?:_[A-Za-z]+)+|[A-Za-z]{2,}|.", re.S)
 
