@@ -19,8 +19,8 @@ page_frame.show_header(
 )
 grid = cross_view.show_inputs(page)
 layer = cross_view.run_layer(page, grid)
-if layer is not None:  # no chart prints an answer its exercises ask (on step 1's run)
-    check_yourself.exercises_on(page, layer.self_attention)
+if layer is not None:  # no chart prints an answer its exercises ask (on step 2's run)
+    check_yourself.exercises_on(page, layer.cross_attention)
 if layer is not None:
     cross_view.show_heading(_("The decoder layer, in order"))
     step = cross_view.show_order(page, layer)
@@ -46,7 +46,7 @@ if layer is not None:
         ),
         correct=1,
     )
-    # The exercises work on step 1, masked self-attention over the target: its scores and
-    # weights are square, as every lesson's exercises expect.
-    check_yourself.show_check_yourself(page, layer.self_attention)
+    # The exercises work on step 2, the page's own idea: the target's queries (step 1's
+    # output) against the source's keys, a target × source matrix.
+    check_yourself.show_check_yourself(page, layer.cross_attention)
 page_frame.finish(page)

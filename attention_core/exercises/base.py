@@ -99,6 +99,7 @@ KIND_NAMES = {
     "cosine": N_("a cosine similarity"),
     "score": N_("a score"),
     "scaled_score": N_("a scaled score"),
+    "score_variance": N_("the variance of scaled scores"),
     "softmax_weight": N_("a softmax weight"),
     "masked_weight": N_("a masked weight"),
     "dropout_weight": N_("a weight after dropout"),
@@ -115,6 +116,8 @@ MISTAKE_NAMES = {
     "scaled_too_early": N_("scaled too early"),
     "forgot_to_scale": N_("forgot to scale"),
     "scaled_by_d": N_("scaled by d, not √d"),
+    "variance_by_root": N_("variance divided by √d, not d"),
+    "sample_variance": N_("divided by n − 1, not n"),
     "wrong_axis": N_("softmax over the wrong axis"),
     "masked_after_softmax": N_("masked after softmax, not renormalised"),
     "not_rescaled": N_("not rescaled by 1/(1 − p)"),
@@ -143,6 +146,24 @@ def picker(trace: AttentionTrace, seed: int) -> Callable[[int], int]:
         return int(torch.randint(n, (1,), generator=generator))
 
     return pick
+
+
+def distinct(mistakes: list[Mistake], answer: float, tolerance: float) -> tuple[Mistake, ...]:
+    """The mistakes whose answers differ from the right one and from each earlier one's by
+    more than ``tolerance``: where two give the same number, the hint of the first is the one
+    an answer can earn."""
+    kept: list[Mistake] = []
+    for mistake in mistakes:
+        taken = [answer, *(m.value for m in kept)]
+        if all(abs(_number(mistake.value) - _number(v)) > tolerance for v in taken):
+            kept.append(mistake)
+    return tuple(kept)
+
+
+def _number(value: float | tuple[int, ...]) -> float:
+    if isinstance(value, tuple):
+        raise TypeError("a shape's mistakes are told apart by equality, not by nearness")
+    return float(value)
 
 
 def weight_cells(trace: AttentionTrace, cells: list[tuple[int, int]]) -> frozenset[Cell]:

@@ -6,7 +6,13 @@ from collections.abc import Callable
 
 from attention_core.errors import AttentionInputError
 from attention_core.exercises.base import KINDS, Exercise
-from attention_core.exercises.scores import masked_weight, scaled_score, score, softmax_weight
+from attention_core.exercises.scores import (
+    masked_weight,
+    scaled_score,
+    score,
+    score_variance,
+    softmax_weight,
+)
 from attention_core.exercises.values import cache_size, context_entry, dropout_weight, head_shape
 from attention_core.exercises.vectors import cosine, dot_product, vector_length
 from attention_core.trace import AttentionTrace
@@ -18,6 +24,7 @@ MAKERS: dict[str, Callable[[AttentionTrace, int, int], Exercise]] = {
     "cosine": cosine,
     "score": score,
     "scaled_score": scaled_score,
+    "score_variance": score_variance,
     "softmax_weight": softmax_weight,
     "masked_weight": masked_weight,
     "dropout_weight": dropout_weight,

@@ -12,6 +12,7 @@ from attention_core.exercises.base import (
     Line,
     Mistake,
     bracketed,
+    distinct,
     divided,
     picker,
     rounded,
@@ -47,6 +48,23 @@ _SOFTMAX_MASKED_QUESTION = {
         "here). Compute the weight {alpha} that softmax gives."
     ),
 }
+_SCORE_QUESTION = N_(
+    "Compute the score {omega} = q({query}) · k({key}): the dot product of token {query}'s "
+    "query and token {key}'s key (head 1), before any scaling."
+)
+# In cross-attention the queries are the target's and the keys the source's: said so.
+_CROSS_SCORE_QUESTION = N_(
+    "Compute the score {omega} = q({query}) · k({key}): the dot product of target token "
+    "{query}'s query (from step 1's output) and source token {key}'s key (head 1), before any "
+    "scaling."
+)
+
+
+def _crossed(trace: AttentionTrace) -> bool:
+    """Whether ``trace`` is cross-attention: its keys come from another sequence."""
+    return trace.source_inputs is not None
+
+
 # With d_k = 1 the book's scaling divides by √1 = 1: the question takes the heads of a wider
 # model, one of these widths, and says so.
 WIDER_HEADS = (2, 3, 4, 8, 16)
@@ -71,7 +89,7 @@ _MASKED_QUESTION: dict[bool | None, str] = {
 def score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
     """ω(i,j) = q(i) · k(j): one dot product of a query and a key of head 1."""
     pick = picker(trace, seed)
-    query, key = pick(trace.num_tokens), pick(trace.num_tokens)
+    query, key = pick(trace.num_tokens), pick(trace.num_keys)
     queries, keys = trace.scored()  # turned by RoPE when it is on
     q = rounded(queries[0, query], decimals)
     k = rounded(keys[0, key], decimals)
@@ -97,10 +115,9 @@ def score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
         kind="score",
         seed=seed,
         decimals=decimals,
-        question=_(
-            "Compute the score {omega} = q({query}) · k({key}): the dot product of token "
-            "{query}'s query and token {key}'s key (head 1), before any scaling."
-        ).format(omega=omega, query=query + 1, key=key + 1),
+        question=_(_CROSS_SCORE_QUESTION if _crossed(trace) else _SCORE_QUESTION).format(
+            omega=omega, query=query + 1, key=key + 1
+        ),
         given=(Given(f"q({query + 1})", q), Given(f"k({key + 1})", k)),
         answer=answer,
         tolerance=unit(decimals),
@@ -118,7 +135,7 @@ def score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
 def scaled_score(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
     """ω(i,j) / √d_k from a given score: the book's scaling, whatever the sidebar's."""
     pick = picker(trace, seed)
-    query, key = pick(trace.num_tokens), pick(trace.num_tokens)
+    query, key = pick(trace.num_tokens), pick(trace.num_keys)
     d_k = trace.head_dim
     wider = d_k == 1  # √1 = 1: a question with nothing to compute; a wider head's instead
     if wider:
@@ -199,24 +216,24 @@ def softmax_lines(
 def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
     """α(i,j) = softmax over row i of the scaled scores; the column is given too."""
     pick = picker(trace, seed)
-    n = trace.num_tokens
+    n, keys = trace.num_tokens, trace.num_keys
     allowed = trace.allowed
     rows = _seeing_rows(allowed)
     masked = not bool(allowed.all()) and bool(rows)
     if masked:  # the page's mask: a query that sees two keys or more, and a key it sees
         query = rows[pick(len(rows))]
-        visible = [j for j in range(n) if bool(allowed[query, j])]
+        visible = [j for j in range(keys) if bool(allowed[query, j])]
         key = visible[pick(len(visible))]
     else:
-        query, key = pick(n), pick(n)
-    scaled = trace.scaled_scores[0]  # (num_tokens, num_tokens), before the mask
+        query, key = pick(n), pick(keys)
+    scaled = trace.scaled_scores[0]  # (num_tokens, num_keys), before the mask
     row = rounded(scaled[query], decimals)
     column = rounded(scaled[:, key], decimals)
     if masked:
         row = tuple(v if bool(allowed[query, j]) else -math.inf for j, v in enumerate(row))
         column = tuple(v if bool(allowed[i, key]) else -math.inf for i, v in enumerate(column))
     answer = _softmax(row, key)
-    visible_keys = [j for j in range(n) if row[j] != -math.inf]
+    visible_keys = [j for j in range(keys) if row[j] != -math.inf]
     alpha = f"α({query + 1},{key + 1})"
     mistakes = (
         Mistake(
@@ -235,7 +252,12 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
         decimals=decimals,
         question=_(
             (_SOFTMAX_MASKED_QUESTION if masked else _SOFTMAX_QUESTION)[trace.scale_divisor != 1.0]
-        ).format(query=query + 1, key=key + 1, alpha=alpha),
+        ).format(query=query + 1, key=key + 1, alpha=alpha)
+        + (
+            " " + _("Its rows are the target's tokens, its columns the source's.")
+            if _crossed(trace)
+            else ""
+        ),
         given=(
             Given(f"s({query + 1},·)", row),
             Given(f"s(·,{key + 1})", column),
@@ -252,7 +274,7 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
         + (" " + _("exp(−∞) is 0: a hidden key adds nothing.") if masked else ""),
         asks=weight_cells(trace, [(query, key)]),
         shows=frozenset(
-            {("scaled", query, j) for j in range(n)} | {("scaled", i, key) for i in range(n)}
+            {("scaled", query, j) for j in range(keys)} | {("scaled", i, key) for i in range(n)}
         ),
     )
 
@@ -260,7 +282,7 @@ def softmax_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerc
 def _seeing_rows(allowed) -> list[int]:
     """The queries the mask lets see two keys or more, or one if none does (none if the
     mask hides every key of every query)."""
-    size = allowed.shape[-1]
+    size = allowed.shape[0]  # the queries (the target's, in cross-attention)
     counts = [int(allowed[i].sum()) for i in range(size)]
     return [i for i in range(size) if counts[i] > 1] or [i for i in range(size) if counts[i]]
 
@@ -326,4 +348,108 @@ def masked_weight(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exerci
         ).format(visible=_keys(visible), query=query + 1, key=key + 1),
         asks=weight_cells(trace, [(query, key)]),
         shows=frozenset({("scaled", query, j) for j in range(trace.num_tokens)}),
+    )
+
+
+def score_variance(trace: AttentionTrace, seed: int, decimals: int = 4) -> Exercise:
+    """Var(ω(i,·) / √d_k) = Var(ω(i,·)) / d_k: what the book's scaling does to one query's
+    scores (the mean of the squared differences from their mean, over all its keys)."""
+    pick = picker(trace, seed)
+    query = pick(trace.num_tokens)
+    d_k = trace.head_dim
+    wider = d_k == 1  # √1 = 1 changes nothing: a wider head's, as for the scaled score
+    if wider:
+        d_k = WIDER_HEADS[pick(len(WIDER_HEADS))]
+    row = rounded(trace.scores[0, query], decimals)
+    n = len(row)
+    mean = math.fsum(row) / n
+    squares = math.fsum((v - mean) ** 2 for v in row)
+    variance = squares / n
+    answer = variance / d_k
+    root = math.sqrt(d_k)
+    numbers = {"query": query + 1, "d_k": d_k, "n": n, "root": format_number(root, decimals)}
+    mistakes = [
+        Mistake(
+            "forgot_to_scale",
+            variance,
+            _(
+                "That is the variance of the scores themselves: dividing every score by "
+                "√d_k = {root} divides their variance by d_k = {d_k}."
+            ).format(**numbers),
+        ),
+        Mistake(
+            "variance_by_root",
+            variance / root,
+            _(
+                "You divided the variance by √d_k: dividing the scores by √d_k divides their "
+                "variance by (√d_k)² = d_k = {d_k}."
+            ).format(**numbers),
+        ),
+    ]
+    if n > 1:
+        mistakes.append(
+            Mistake(
+                "sample_variance",
+                squares / (n - 1) / d_k,
+                _(
+                    "You divided the squared differences by n − 1: here the variance is their "
+                    "mean, a division by n = {n}."
+                ).format(**numbers),
+            )
+        )
+    if wider:
+        question = _(
+            "Below is row {query} of head 1's scores ω, before scaling. Your heads have "
+            "d_k = 1 number each, and dividing by √1 changes nothing: suppose instead that "
+            "d_k = {d_k}. Compute the variance of the row's scaled scores ω / √d_k: the mean "
+            "of their squared differences from their mean."
+        ).format(**numbers)
+    else:
+        question = _(
+            "Below is row {query} of head 1's scores ω, before scaling, and d_k = {d_k}. "
+            "Compute the variance of the row's scaled scores ω / √d_k: the mean of their "
+            "squared differences from their mean."
+        ).format(**numbers)
+    name = f"ω({query + 1},·)"
+    text = {
+        name: format_number(value, decimals)
+        for name, value in (
+            ("sum", math.fsum(row)),
+            ("mean", mean),
+            ("squares", squares),
+            ("variance", variance),
+            ("answer", answer),
+        )
+    }
+    return Exercise(
+        kind="score_variance",
+        seed=seed,
+        decimals=decimals,
+        question=question,
+        given=(Given(name, row),),
+        answer=answer,
+        tolerance=2 * unit(decimals),  # several steps
+        share=False,
+        solution=(
+            Line(f"Σ {name}", tuple(format_number(v, decimals) for v in row), text["sum"]),
+            Line("mean", (f"{text['sum']} / {n}",), text["mean"]),
+            Line(
+                "Σ (ω − mean)^2",
+                tuple(
+                    f"({format_number(v, decimals)} − {bracketed(mean, decimals)})^2" for v in row
+                ),
+                text["squares"],
+            ),
+            Line(f"Var({name})", (f"{text['squares']} / {n}",), text["variance"]),
+            Line(f"Var({name} / √{d_k})", (f"{text['variance']} / {d_k}",), text["answer"]),
+        ),
+        mistakes=distinct(mistakes, answer, unit(decimals)),  # n = 2: n − 1 may be n / d_k
+        hint=_(
+            "Find the row's variance (the mean of the squared differences from the mean), "
+            "then divide it by d_k = {d_k}: dividing every score by √d_k divides the variance "
+            "by d_k."
+        ).format(**numbers),
+        # no chart draws a row's variance; the cell keeps the question off the focused row
+        asks=frozenset({("variance", query, 0)}),
+        shows=frozenset({("scores", query, j) for j in range(n)}),
     )

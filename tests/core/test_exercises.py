@@ -3,6 +3,7 @@ settings, the forms of an answer a person writes, hostile answers, and each cata
 mistake's answer getting its hint."""
 
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from attention_core import (
     preset_embeddings,
     run_attention,
 )
+from attention_core.cross import decoder_layer
 from attention_core.exercises import KINDS, check, make_exercise, outcome, outcomes, page_set
 from classroom.classes import CHOICES_MAX
 from tests.core.test_properties import embeddings
@@ -60,6 +62,14 @@ def expected_answer(kind, exercise, trace):
         wider = trace.head_dim == 1 and f"d_k = {d_k}" in exercise.question
         assert d_k == trace.head_dim or wider
         return float(given_values[0][0] / np.sqrt(d_k))
+    if kind == "score_variance":  # over the row's keys, ÷ n; then the scaling's ÷ d_k
+        d_k = int(exercise.solution[-1].left.split("√")[1].rstrip(")"))
+        assert d_k == trace.head_dim or (
+            trace.head_dim == 1 and f"d_k = {d_k}" in exercise.question
+        )
+        query = int(exercise.given[0].name[2:].split(",")[0]) - 1
+        np.testing.assert_allclose(given_values[0], trace.scores[0, query].numpy(), atol=5.1e-5)
+        return float(np.var(given_values[0] / np.sqrt(d_k)))
     if kind == "softmax_weight":
         row, key = given_values[0], int(exercise.given[1].name.split(",")[1].rstrip(")")) - 1
         return float(np.exp(row[key]) / np.exp(row).sum())
@@ -306,6 +316,7 @@ def test_a_scaled_score_with_one_number_per_head_asks_about_a_wider_head():
 PAGE_KIND_SETS = [
     ("dot_product", "vector_length", "cosine"),
     ("score", "scaled_score", "softmax_weight", "context_entry"),
+    ("scaled_score", "score_variance", "softmax_weight"),
     ("scaled_score", "softmax_weight", "masked_weight"),
     ("softmax_weight", "dropout_weight", "context_entry"),
 ]
@@ -372,3 +383,55 @@ def test_an_embeddings_length_and_cosine_name_the_step_missed(inputs, seed):
             continue  # the mistake gives the right number here (a length of 1)
         verdict = check(exercise, f"{wrong:.4f}")
         assert verdict.status == "wrong" and verdict.mistake == key, (key, verdict.message)
+
+
+@settings(max_examples=30, deadline=None)
+@given(embeddings(min_tokens=2, max_tokens=7), configs, st.integers(0, 2**32 - 1))
+def test_a_score_variances_mistakes_name_the_step_missed(inputs, config, seed):
+    """Page 4's variance: the scores' own variance (not scaled), divided by √d_k (not d_k),
+    the squared differences divided by n − 1 (not n)."""
+    trace = run_attention(inputs, config)
+    exercise = make_exercise("score_variance", trace, seed, 4)
+    row = np.array(exercise.given[0].values)
+    d_k = int(exercise.solution[-1].left.split("√")[1].rstrip(")"))
+    for wrong, key in (
+        (np.var(row), "forgot_to_scale"),
+        (np.var(row) / np.sqrt(d_k), "variance_by_root"),
+        (np.var(row, ddof=1) / d_k, "sample_variance"),
+    ):
+        if abs(wrong - float(exercise.answer)) <= 2 * exercise.tolerance:
+            continue  # the mistake gives the right number here (scores all alike)
+        if key not in {m.key for m in exercise.mistakes}:  # n = 2: n − 1 may be n / d_k
+            assert any(abs(wrong - m.value) <= 1e-4 for m in exercise.mistakes), key
+            continue
+        verdict = check(exercise, f"{wrong:.4f}")
+        assert verdict.status == "wrong" and verdict.mistake == key, (key, verdict.message)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    embeddings(min_tokens=1, max_tokens=5),
+    embeddings(min_tokens=1, max_tokens=7),
+    configs,
+    st.integers(0, 2**32 - 100),
+)
+def test_cross_attentions_exercises_ask_a_target_query_against_the_source_keys(
+    target, source, config, seed
+):
+    """Page 12 asks about its own idea, step 2: a target token's query against a source
+    token's key (it asked about step 1, self-attention over the target, and "token 1's key"
+    read as the source's). Every key index is the source's; the score is the page's cell."""
+    layer = decoder_layer(target, source, replace(config, mask="none", init="linear"))
+    trace = layer.cross_attention
+    made = page_set(("score", "scaled_score", "softmax_weight"), trace, (seed, seed + 1, seed + 2))
+    score = made["score"]
+    assert "target token" in score.question and "source token" in score.question
+    ((_what, query, key),) = score.asks
+    assert query < trace.num_tokens and key < trace.num_keys
+    assert score.answer == pytest.approx(float(trace.scores[0, query, key]), abs=2e-3)
+    softmax = made["softmax_weight"]
+    assert len(softmax.given[0].values) == trace.num_keys  # a row over the source's keys
+    assert len(softmax.given[1].values) == trace.num_tokens  # a column over the target's
+    assert "target's tokens" in softmax.question
+    for exercise in made.values():
+        assert check(exercise, exercise.answer_text).right

@@ -24,7 +24,7 @@ PAGE_KINDS = {
     "1_Embeddings": ("dot_product", "vector_length", "cosine"),
     "2_Simplified_attention": ("score", "softmax_weight", "context_entry"),
     "3_Trainable_weights": ("score", "scaled_score", "softmax_weight", "context_entry"),
-    "4_Scaling": ("score", "scaled_score", "softmax_weight"),
+    "4_Scaling": ("scaled_score", "score_variance", "softmax_weight"),
     "5_Causal_mask": ("scaled_score", "softmax_weight", "masked_weight"),
     "6_Dropout": ("softmax_weight", "dropout_weight", "context_entry"),
     "7_Multi-head_attention": ("head_shape", "score", "context_entry"),
@@ -32,7 +32,7 @@ PAGE_KINDS = {
     "9_Word_vectors": ("scaled_score", "softmax_weight", "context_entry"),
     "10_Real_sentences": ("scaled_score", "softmax_weight", "context_entry"),
     "11_Todays_attention": ("head_shape", "masked_weight", "cache_size"),
-    "12_Cross_attention": ("score", "scaled_score", "masked_weight"),  # on step 1's run
+    "12_Cross_attention": ("score", "scaled_score", "softmax_weight"),  # on step 2's run
     "13_Saving_memory": ("cache_size", "head_shape", "masked_weight"),
 }
 SECTION = "check_yourself"  # the section's key
