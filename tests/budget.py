@@ -52,15 +52,13 @@ def in_rotation(index: int) -> bool:
     return THOROUGH or index % 2 == ROUND
 
 
-def walk_settings(steps: int, thorough: int, spare: int = 0) -> settings:
+def walk_settings(steps: int, thorough: int) -> settings:
     """The settings of a random walk (a Hypothesis state machine) of ``steps`` steps: one walk
     (``thorough`` in the thorough profile) after Hypothesis' first example, its simplest (every
-    number 0: the first choice everywhere), which the walks skip; and ``spare`` examples more
-    for a machine that skips them once its walks are whole (Hypothesis may end an example
-    before its last step). No shrinking: a walk is reported with its steps as found and the
-    blob that replays it."""
+    number 0: the first choice everywhere), which the walks skip. No shrinking: a walk is
+    reported with its steps as found and the blob that replays it."""
     return settings(
-        max_examples=1 + examples(default=1, thorough=thorough) + spare,
+        max_examples=1 + examples(default=1, thorough=thorough),
         stateful_step_count=steps,
         deadline=None,
         suppress_health_check=list(HealthCheck),
