@@ -268,3 +268,17 @@ def test_no_answer_is_on_screen_before_it_is_answered(page, variant):
         answer = re.escape(exercise.answer_text.replace("−", "-"))
         found = re.findall(rf".{{0,40}}(?<![\d.-]){answer}(?!\d).{{0,20}}", text)
         assert found == [], (kind, exercise.answer_text, found)
+
+
+def test_the_percentage_is_offered_only_where_a_weight_is_asked():
+    """Page 1 asks a dot product, a length and a cosine: no weight, so no "22.64%" (it said
+    a weight may be typed as a percentage); page 2 asks a softmax weight and says so."""
+    captions = {}
+    for page in ("1_Embeddings", "2_Simplified_attention"):
+        at = open_page(page)
+        at.session_state[SECTION] = True
+        at = at.run()
+        assert_clean(at)
+        captions[page] = " ".join(c.value for c in at.caption if "by hand" in c.value)
+    assert captions["1_Embeddings"] and "percentage" not in captions["1_Embeddings"]
+    assert "22.64%" in captions["2_Simplified_attention"]

@@ -82,15 +82,20 @@ def show_check_yourself(page: Page, trace: AttentionTrace | None = None) -> None
         exercise_progress.keep_open(page.info.key, bool(section.open))
         if not section.open:
             return
-        st.caption(
-            _(
-                "Compute each answer by hand or with a calculator, from the numbers shown: they "
-                "are your own and change with your matrix and settings. Answer with the "
-                "decimals shown; a weight may also be typed as a percentage, like 22.64%."
-            )
-        )
         if made is None:
             made = page.call(page_exercises, page, shown) or {}
+        caption = _(
+            "Compute each answer by hand or with a calculator, from the numbers shown: they "
+            "are your own and change with your matrix and settings. Answer with the "
+            "decimals shown; a weight may also be typed as a percentage, like 22.64%."
+        )
+        if not any(exercise.share for exercise in made.values()):  # no weight is asked
+            caption = _(
+                "Compute each answer by hand or with a calculator, from the numbers shown: "
+                "they are your own and change with your matrix and settings. Answer with the "
+                "decimals shown."
+            )
+        st.caption(caption)
         for index, kind in enumerate(kinds):
             exercise = None if kind == asked else made.get(kind)
             if exercise is not None:
